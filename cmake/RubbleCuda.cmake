@@ -1,0 +1,23 @@
+# RUBBLE_CUDA=AUTO builds gpu/ with nvcc when one is found (PATH, CUDACXX or /usr/local/cuda);
+# ON requires it; OFF never looks. Code for sm_90 (H100/H200) plus PTX for newer GPUs.
+set(RUBBLE_HAVE_CUDA OFF)
+if(NOT RUBBLE_CUDA STREQUAL "OFF")
+  if(NOT CMAKE_CUDA_COMPILER AND NOT DEFINED ENV{CUDACXX} AND EXISTS /usr/local/cuda/bin/nvcc)
+    set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)
+  endif()
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES 90-real 90-virtual)
+    endif()
+    enable_language(CUDA)
+    set(CMAKE_CUDA_STANDARD 17) # CMake 3.25 knows no CUDA20 flag for nvcc
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    find_package(CUDAToolkit REQUIRED)
+    set(RUBBLE_HAVE_CUDA ON)
+  elseif(RUBBLE_CUDA STREQUAL "ON")
+    message(FATAL_ERROR "RUBBLE_CUDA=ON but no CUDA compiler (nvcc) was found")
+  endif()
+endif()
+message(STATUS "rubble: CUDA backends ${RUBBLE_HAVE_CUDA}")

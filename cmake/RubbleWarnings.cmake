@@ -1,0 +1,17 @@
+# Warnings as errors everywhere (STYLE.md); sanitizers as a configure switch.
+add_library(rubble_warnings INTERFACE)
+target_compile_options(rubble_warnings INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion>
+  $<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${RUBBLE_WERROR}>>:-Werror>
+  $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall,-Wextra,-Wshadow>
+  $<$<AND:$<COMPILE_LANGUAGE:CUDA>,$<BOOL:${RUBBLE_WERROR}>>:-Werror=all-warnings>)
+
+# Lets the compiler vectorise sqrt in the force loops; rubble never reads errno.
+add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fno-math-errno>)
+
+if(RUBBLE_SANITIZE)
+  add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined>
+                      $<$<COMPILE_LANGUAGE:CXX>:-fno-sanitize-recover=all>
+                      $<$<COMPILE_LANGUAGE:CXX>:-fno-omit-frame-pointer>)
+  add_link_options(-fsanitize=address,undefined)
+endif()

@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: MIT
+// CPU-only twin of device_info.cu for builds without nvcc.
+#include "rubble/gpu/device_info.hpp"
+
+namespace rubble::gpu {
+
+DeviceReport query_devices() { return {0, "built without CUDA"}; }
+
+} // namespace rubble::gpu

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Body storage as a structure of arrays (one array per field).
+//
+// Design note: a "body" is what the integrator moves (centre of mass, velocity, orientation,
+// angular velocity, principal moments). Today every body is a free sphere; rigid aggregates
+// will set `aggregate` to the id of the rigid body a sphere belongs to, and polyhedra will add a
+// shape index, without changing the arrays below. Ids are stable; array positions are not (a
+// later tree sort reorders the arrays), so nothing may keep an index across steps.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "rubble/core/types.hpp"
+
+namespace rubble {
+
+struct Bodies {
+    std::vector<std::int64_t> id;       ///< stable identifier, unique
+    std::vector<double> mass;           ///< kg
+    std::vector<double> radius;         ///< m (sphere radius)
+    std::vector<Vec3> pos;              ///< m, centre of mass, inertial frame
+    std::vector<Vec3> vel;              ///< m/s, inertial frame
+    std::vector<Vec3> spin;             ///< rad/s, angular velocity in the inertial frame
+    std::vector<Quat> orientation;      ///< body frame -> inertial frame, unit quaternion
+    std::vector<Vec3> inertia;          ///< kg m^2, principal moments in the body frame
+    std::vector<std::int64_t> aggregate; ///< rigid aggregate id, -1 for a free body
+
+    [[nodiscard]] std::size_t size() const { return id.size(); }
+    [[nodiscard]] bool empty() const { return id.empty(); }
+
+    void resize(std::size_t n);
+    void reserve(std::size_t n);
+    /// Appends a free, homogeneous solid sphere (I = 2/5 m R^2) at rest orientation.
+    void add_sphere(std::int64_t body_id, double body_mass, double body_radius, const Vec3& p,
+                    const Vec3& v, const Vec3& w);
+    /// Throws std::logic_error if the arrays disagree in length (an internal invariant).
+    void check_consistent() const;
+};
+
+/// Moment of inertia of a homogeneous solid sphere about a diameter: I = 2/5 m R^2.
+[[nodiscard]] inline double solid_sphere_inertia(double m, double r) { return 0.4 * m * r * r; }
+
+/// Mass of a homogeneous sphere of density rho (kg/m^3) and radius r (m).
+[[nodiscard]] inline double sphere_mass(double rho, double r) {
+    return rho * (4.0 / 3.0) * pi * r * r * r;
+}
+
+/// Total mass (kg).
+[[nodiscard]] double total_mass(const Bodies& b);
+
+/// Largest bulk density m / (4/3 pi R^3) over all bodies (kg/m^3); 0 for no bodies.
+[[nodiscard]] double max_density(const Bodies& b);
+
+/// Shifts positions and velocities so the centre of mass is at rest at the origin.
+void move_to_centre_of_mass_frame(Bodies& b);
+
+} // namespace rubble

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Initial-condition generators. Each returns bodies with ids 0..N-1; the caller validates
+// (no overlaps) and optionally moves them to the centre-of-mass frame.
+#include <cstdint>
+
+#include "rubble/core/bodies.hpp"
+#include "rubble/ic/random.hpp"
+
+namespace rubble::ic {
+
+enum class Region { sphere, cube };
+enum class RadiusDistribution { fixed, uniform, power_law };
+
+struct RadiusSpec {
+    RadiusDistribution distribution = RadiusDistribution::fixed;
+    double radius = 1.0;     ///< m (fixed)
+    double radius_min = 1.0; ///< m (uniform, power_law)
+    double radius_max = 1.0; ///< m (uniform, power_law)
+    double q = 3.5;          ///< dN/dR ~ R^-q (power_law)
+};
+
+struct CloudConfig {
+    std::int64_t n = 1000;
+    Region region = Region::sphere;
+    double size = 1.0; ///< m: radius of the sphere or edge of the cube
+    RadiusSpec radii;
+    double density = 2000.0; ///< kg/m^3
+};
+
+struct LatticeConfig {
+    std::int64_t nx = 1, ny = 1, nz = 1;
+    double spacing = 2.0;    ///< m, centre to centre
+    double radius = 1.0;     ///< m
+    double density = 2000.0; ///< kg/m^3
+};
+
+struct MotionConfig {
+    double v0 = 0.0;    ///< m/s, random isotropic direction per body
+    double w0 = 0.0;    ///< rad/s, random isotropic spin axis per body
+    double omega = 0.0; ///< rad/s, solid-body rotation about +z through the centre of mass
+};
+
+struct TwoBodyConfig {
+    double m1 = 1.0, m2 = 1.0;           ///< kg
+    double radius1 = 0.1, radius2 = 0.1; ///< m
+    double a = 1.0;                      ///< m, semi-major axis of the relative orbit
+    double e = 0.0;                      ///< eccentricity, in [0, 1)
+};
+
+/// Draws one radius (m) from the distribution.
+[[nodiscard]] double draw_radius(const RadiusSpec& spec, Rng& rng);
+
+/// N non-overlapping spheres placed uniformly at random (random sequential addition, largest
+/// first) entirely inside the region, at rest. O(N) expected: overlap tests use a hash grid.
+/// Throws InputError when the spheres cannot be placed (volume fraction near jamming).
+[[nodiscard]] Bodies make_cloud(const CloudConfig& config, Rng& rng);
+
+/// Simple-cubic block of touching or separated spheres centred on the origin, at rest.
+[[nodiscard]] Bodies make_lattice(const LatticeConfig& config);
+
+/// Two spheres on a Keplerian orbit in the x-y plane, starting at periapsis, in the
+/// centre-of-mass frame. G in m^3 kg^-1 s^-2.
+[[nodiscard]] Bodies make_two_body(const TwoBodyConfig& config, double G);
+
+/// Adds random velocities (v0), random spins (w0) and a solid-body rotation omega z x r about
+/// the centre of mass: the rotating-frame initial condition of Ferrari et al. 2017 (sec. 4).
+void apply_motion(Bodies& b, const MotionConfig& motion, Rng& rng);
+
+} // namespace rubble::ic

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Conserved quantities of the whole system, for the diagnostics time series.
+#include <cstdint>
+#include <span>
+
+#include "rubble/core/bodies.hpp"
+
+namespace rubble::integrate {
+
+struct Diagnostics {
+    double time = 0.0;                 ///< s
+    std::int64_t step = 0;             ///< step number
+    double kinetic_translational = 0;  ///< J, sum m v^2 / 2
+    double kinetic_rotational = 0;     ///< J, sum w.I.w / 2
+    double potential = 0;              ///< J, sum m phi / 2
+    double total_energy = 0;           ///< J
+    Vec3 momentum = Vec3::Zero();      ///< kg m/s
+    Vec3 angular_momentum = Vec3::Zero();     ///< kg m^2/s about the origin, orbital + spin
+    Vec3 angular_momentum_com = Vec3::Zero(); ///< kg m^2/s about the centre of mass
+    Vec3 com_position = Vec3::Zero();  ///< m
+    Vec3 com_velocity = Vec3::Zero();  ///< m/s
+};
+
+/// Diagnostics of bodies whose specific potentials (J/kg) are given (from the force evaluation
+/// at the same positions). Spin angular momentum uses the inertia tensor rotated to the
+/// inertial frame, R diag(I) R^T w, so it holds for aggregates and polyhedra too.
+[[nodiscard]] Diagnostics compute_diagnostics(const Bodies& b, std::span<const double> potential,
+                                              double time, std::int64_t step);
+
+/// |E - E0| / |E0| (0 if E0 = 0).
+[[nodiscard]] double relative_energy_error(const Diagnostics& now, const Diagnostics& start);
+
+/// |L - L0| / |L0| for the angular momentum about the centre of mass, falling back to the
+/// absolute change when |L0| vanishes (kg m^2/s).
+[[nodiscard]] double angular_momentum_error(const Diagnostics& now, const Diagnostics& start);
+
+} // namespace rubble::integrate

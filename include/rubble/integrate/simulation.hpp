@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Owner of the evolving state: bodies, the gravity backend, and the accelerations and
+// potentials at the current positions (valid between steps, so a step needs one force
+// evaluation and diagnostics need none).
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "rubble/core/bodies.hpp"
+#include "rubble/gravity/gravity_solver.hpp"
+
+namespace rubble::integrate {
+
+class Simulation {
+public:
+    /// Starts at time t_start + step * dt (s). Computes the forces at the initial positions.
+    Simulation(Bodies bodies, std::unique_ptr<gravity::GravitySolver> gravity, double dt,
+               double t_start = 0.0, std::int64_t step = 0);
+
+    /// One kick-drift-kick step of length dt.
+    void step();
+
+    /// Simulated time (s). Computed as t_start + step * dt, never accumulated, so a resumed
+    /// run has bitwise the same times as an uninterrupted one.
+    [[nodiscard]] double time() const { return t_start_ + static_cast<double>(step_) * dt_; }
+    [[nodiscard]] std::int64_t step_count() const { return step_; }
+    [[nodiscard]] double dt() const { return dt_; }
+    [[nodiscard]] const Bodies& bodies() const { return bodies_; }
+    /// Mutable access for tests and set-up; call refresh_forces() after moving bodies.
+    [[nodiscard]] Bodies& bodies() { return bodies_; }
+    void refresh_forces();
+    [[nodiscard]] const std::vector<Vec3>& accelerations() const { return acc_; }
+    /// Specific gravitational potential at each body (J/kg).
+    [[nodiscard]] const std::vector<double>& potentials() const { return pot_; }
+    [[nodiscard]] const gravity::GravitySolver& gravity() const { return *gravity_; }
+
+private:
+    Bodies bodies_;
+    std::unique_ptr<gravity::GravitySolver> gravity_;
+    double dt_;
+    double t_start_;
+    std::int64_t step_;
+    std::vector<Vec3> acc_;
+    std::vector<double> pot_;
+};
+
+} // namespace rubble::integrate

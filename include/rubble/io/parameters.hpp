@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The single definition of every run parameter: name, type, unit, default, allowed range and
+// help. The TOML reader, the command-line overrides, `rubble run --help`, the HDF5 record of
+// a run and docs/parameters.md are all generated from parameter_specs(), so they cannot drift.
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "rubble/core/error.hpp"
+
+namespace rubble::io {
+
+enum class ParamType { real, integer, boolean, string };
+
+struct ParamSpec {
+    std::string key;          ///< "section.name" (sections may nest: "ic.cloud.n")
+    ParamType type;           ///< value type in the TOML file
+    std::string unit;         ///< SI unit ("" if dimensionless)
+    std::string default_text; ///< default, as it would be written in TOML
+    std::string help;         ///< one sentence
+    double lower = -std::numeric_limits<double>::infinity();
+    double upper = std::numeric_limits<double>::infinity();
+    bool lower_open = false; ///< lower bound excluded
+    bool upper_open = false; ///< upper bound excluded
+    std::vector<std::string> choices; ///< allowed values of a string parameter (empty: any)
+
+    [[nodiscard]] std::string section() const; ///< "ic.cloud" for "ic.cloud.n"
+    [[nodiscard]] std::string name() const;    ///< "n" for "ic.cloud.n"
+    [[nodiscard]] std::string range_text() const; ///< "> 0", "in [0, 1)", "one of a|b", ""
+};
+
+/// All parameters, in the order they are documented.
+[[nodiscard]] const std::vector<ParamSpec>& parameter_specs();
+/// The spec of `key`, or nullptr.
+[[nodiscard]] const ParamSpec* find_spec(const std::string& key);
+/// The known key closest to `key` (for "did you mean"), or "".
+[[nodiscard]] std::string closest_key(const std::string& key);
+
+using ParamValue = std::variant<double, std::int64_t, bool, std::string>;
+
+/// Text of a value as TOML writes it ("1.5", "3", "true", "\"a\"").
+[[nodiscard]] std::string to_toml_text(const ParamValue& v);
+
+/// A complete, validated set of values: every key of parameter_specs(), each with its source.
+class ParameterSet {
+public:
+    /// Every parameter at its default.
+    ParameterSet();
+
+    /// Sets `key` from a typed value, validating type, finiteness and range. `source` says
+    /// where it came from ("run.toml:12", "command line"). Throws InputError naming source,
+    /// key, value, unit and the allowed range.
+    void set(const std::string& key, const ParamValue& value, const std::string& source);
+    /// Sets `key` from command-line text, parsed according to the key's type.
+    void set_from_text(const std::string& key, const std::string& text,
+                       const std::string& source);
+
+    [[nodiscard]] double real(const std::string& key) const;
+    [[nodiscard]] std::int64_t integer(const std::string& key) const;
+    [[nodiscard]] bool boolean(const std::string& key) const;
+    [[nodiscard]] const std::string& string(const std::string& key) const;
+    [[nodiscard]] const ParamValue& value(const std::string& key) const;
+    [[nodiscard]] const std::string& source(const std::string& key) const;
+
+    /// An InputError for `key` with its current value and source: "src: key = v: reason".
+    [[nodiscard]] InputError error(const std::string& key,
+                                   const std::string& reason) const;
+
+    /// All values as a TOML document, one table per section, each value commented with its
+    /// source. Parsing it back gives the same set (bitwise for reals).
+    [[nodiscard]] std::string to_toml() const;
+
+private:
+    struct Entry {
+        ParamValue value;
+        std::string source;
+    };
+    const Entry& entry(const std::string& key) const;
+    std::map<std::string, Entry> entries_;
+};
+
+/// Reads a TOML parameter file over the defaults. Throws InputError for an unreadable file,
+/// malformed TOML, an unknown key, a wrong type or an out-of-range value.
+[[nodiscard]] ParameterSet load_parameter_file(const std::string& path);
+/// Same, from TOML text; `origin` names it in messages.
+[[nodiscard]] ParameterSet parse_parameters(const std::string& toml_text,
+                                            const std::string& origin);
+
+/// docs/parameters.md, generated from parameter_specs().
+[[nodiscard]] std::string parameters_markdown();
+
+} // namespace rubble::io

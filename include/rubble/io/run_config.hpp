@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Typed view of a validated ParameterSet, with the checks that involve several keys.
+#include <cstdint>
+#include <string>
+
+#include "rubble/gravity/gravity_solver.hpp"
+#include "rubble/ic/generators.hpp"
+#include "rubble/io/parameters.hpp"
+
+namespace rubble::io {
+
+enum class IcType { cloud, lattice, two_body, file };
+
+struct OutputConfig {
+    std::string file;
+    bool overwrite = false;
+    double snapshot_interval = 0.0;    ///< s, 0: first and last only
+    double diagnostics_interval = 0.0; ///< s, 0: every step
+};
+
+struct RunConfig {
+    double G = G_SI;         ///< m^3 kg^-1 s^-2
+    double dt = 0.0;         ///< s
+    double t_end = 0.0;      ///< s (0: use n_steps)
+    std::int64_t n_steps = 0; ///< (0: use t_end)
+    gravity::GravityConfig gravity;
+    OutputConfig output;
+    std::uint64_t seed = 1;
+    IcType ic_type = IcType::cloud;
+    bool centre_of_mass_frame = true;
+    ic::CloudConfig cloud;
+    ic::LatticeConfig lattice;
+    ic::TwoBodyConfig two_body;
+    ic::MotionConfig motion;
+    std::string ic_file;
+    std::int64_t ic_snapshot = -1;
+};
+
+/// Builds the typed configuration; throws InputError (naming the keys and their sources) when
+/// keys contradict each other, e.g. both or neither of integrator.t_end and integrator.n_steps.
+[[nodiscard]] RunConfig make_run_config(const ParameterSet& p);
+
+/// Steps from `step` to the end of the run starting at t_start (s). The run ends at the first
+/// step at or after t_end (a relative slack of 1e-9 absorbs round-off in t_end / dt).
+[[nodiscard]] std::int64_t total_steps(const RunConfig& c, double t_start);
+
+/// Steps between outputs for an interval in s: round(interval / dt), at least 1; 0 for 0.
+[[nodiscard]] std::int64_t interval_steps(double interval, double dt);
+
+} // namespace rubble::io

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The HDF5 output of a run (layout in docs/output-format.md): the resolved parameters and code
+// version, snapshots, the diagnostics series, and a `complete` flag set only when the run ends.
+//
+// Crash safety: the file is opened for each write and closed right after, so between writes
+// it is always a closed, valid HDF5 file whose last snapshot can be read and resumed from.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rubble/core/bodies.hpp"
+#include "rubble/integrate/diagnostics.hpp"
+
+namespace rubble::io {
+
+inline constexpr std::int64_t output_format_version = 1;
+
+struct Snapshot {
+    Bodies bodies;
+    double time = 0.0;     ///< s
+    std::int64_t step = 0; ///< step number at which it was written
+    std::int64_t index = 0; ///< position in /snapshots
+};
+
+class RunFile {
+public:
+    /// Creates `path` (refusing an existing file unless `overwrite`) and writes the header:
+    /// format, code version, build, the parameters as TOML and the start time (s).
+    static RunFile create(const std::string& path, const std::string& parameters_toml,
+                          double start_time, bool overwrite);
+    /// Opens an existing rubble output for appending (resume). Throws InputError if it is not
+    /// a rubble output or has no snapshot.
+    static RunFile open_existing(const std::string& path);
+
+    [[nodiscard]] const std::string& path() const { return path_; }
+
+    /// Writes a snapshot and every buffered diagnostics row in one open/close.
+    void write_snapshot(const Bodies& b, double time, std::int64_t step);
+    /// Buffers one diagnostics row (written at the next snapshot or flush()).
+    void append_diagnostics(const integrate::Diagnostics& d);
+    void flush();
+    /// Drops snapshots and diagnostics rows written after `step` (an interrupted run's tail
+    /// that the resumed run will write again).
+    void truncate_after(std::int64_t step);
+    /// Replaces the stored parameters (a resumed run that was extended).
+    void update_parameters(const std::string& parameters_toml);
+    /// Sets the `complete` flag (1 when the run reached its end) and the end-of-run summary.
+    void mark_complete(bool complete, double energy_error, double angular_momentum_error);
+
+private:
+    explicit RunFile(std::string path) : path_(std::move(path)) {}
+    std::string path_;
+    std::vector<integrate::Diagnostics> pending_;
+    std::int64_t next_snapshot_index_ = 0;
+};
+
+/// Throws InputError unless `path` is a readable rubble output.
+void check_rubble_file(const std::string& path);
+/// Number of snapshots in a rubble output.
+[[nodiscard]] std::int64_t snapshot_count(const std::string& path);
+/// Snapshot `index` (negative: counted from the end, -1 the last). Throws InputError.
+[[nodiscard]] Snapshot read_snapshot(const std::string& path, std::int64_t index);
+/// The parameters the run used, as TOML text.
+[[nodiscard]] std::string read_parameters_toml(const std::string& path);
+/// The whole diagnostics series.
+[[nodiscard]] std::vector<integrate::Diagnostics> read_diagnostics(const std::string& path);
+/// Whether the run that wrote it reached its end.
+[[nodiscard]] bool is_complete(const std::string& path);
+/// Start time of the run (s): t = start_time + step * dt.
+[[nodiscard]] double read_start_time(const std::string& path);
+
+} // namespace rubble::io

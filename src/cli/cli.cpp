@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#include "rubble/cli/cli.hpp"
+
+#include <map>
+#include <sstream>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "rubble/core/error.hpp"
+#include "rubble/gpu/device_info.hpp"
+#include "rubble/io/parameters.hpp"
+#include "rubble/version.hpp"
+#include "run_command.hpp"
+
+namespace rubble::cli {
+namespace {
+
+std::string version_text() {
+    std::ostringstream os;
+    os << "rubble " << version << "\nbuild: " << build_compiler << ", " << build_type
+       << (build_sanitize ? ", address+undefined sanitizers" : "") << "\nCUDA: ";
+    if (build_cuda) {
+        os << "on (architectures " << build_cuda_architectures << "); "
+           << gpu::query_devices().description;
+    } else {
+        os << "off";
+    }
+    return os.str();
+}
+
+std::string option_help(const io::ParamSpec& s) {
+    std::string h = s.help;
+    if (!s.unit.empty()) h += " [" + s.unit + "]";
+    h += " (default " + s.default_text;
+    if (!s.range_text().empty()) h += "; " + s.range_text();
+    return h + ")";
+}
+
+const char* type_label(io::ParamType t) {
+    switch (t) {
+    case io::ParamType::real: return "REAL";
+    case io::ParamType::integer: return "INT";
+    case io::ParamType::boolean: return "BOOL";
+    case io::ParamType::string: return "TEXT";
+    }
+    return "VALUE";
+}
+
+} // namespace
+
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+    CLI::App app{"rubble: gravitational aggregation of rubble-pile asteroids"};
+    app.set_version_flag("--version", version_text());
+    app.require_subcommand(1);
+
+    RunOptions run;
+    auto* run_cmd = app.add_subcommand("run", "Run a scenario from a TOML parameter file");
+    run_cmd->add_option("params", run.params_path, "TOML parameter file (see params/)");
+    run_cmd->add_option("--resume", run.resume_path,
+                        "Continue the run stored in this HDF5 output from its last snapshot");
+    run_cmd->add_option("--stop-after", run.stop_after,
+                        "Stop (resumably, with a snapshot) after this many steps")
+        ->check(CLI::NonNegativeNumber);
+    run_cmd->add_flag("--quiet", run.quiet, "No progress line");
+    std::map<std::string, std::string> override_text;
+    std::map<std::string, CLI::Option*> override_opts;
+    for (const auto& s : io::parameter_specs()) {
+        override_opts[s.key] = run_cmd->add_option("--" + s.key, override_text[s.key], option_help(s))
+                                   ->group("Parameters [" + s.section() + "]")
+                                   ->type_name(type_label(s.type));
+    }
+
+    bool markdown = false;
+    auto* params_cmd = app.add_subcommand("params", "Print every parameter with its default");
+    params_cmd->add_flag("--markdown", markdown, "As docs/parameters.md (Markdown)");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e, out, err);
+        return code == 0 ? 0 : 2;
+    }
+
+    try {
+        if (params_cmd->parsed()) {
+            out << (markdown ? io::parameters_markdown() : io::ParameterSet().to_toml());
+            return 0;
+        }
+        if (run.params_path.empty() && run.resume_path.empty())
+            throw InputError("rubble run: give a parameter file (rubble run PARAMS.toml) or "
+                             "--resume OUT.h5");
+        for (const auto& s : io::parameter_specs()) {
+            if (override_opts[s.key]->count() > 0)
+                run.overrides.emplace_back(s.key, override_text[s.key]);
+        }
+        return run_command(run, out, err);
+    } catch (const InputError& e) {
+        err << "error: " << e.what() << "\n";
+        return 2;
+    } catch (const IoError& e) {
+        err << "error: " << e.what() << "\n";
+        return 1;
+    } catch (const std::exception& e) {
+        err << "internal error: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+} // namespace rubble::cli

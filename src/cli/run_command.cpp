@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+#include "run_command.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <unistd.h>
+
+#include "interrupt.hpp"
+#include "progress.hpp"
+#include "rubble/core/error.hpp"
+#include "rubble/gravity/gravity_solver.hpp"
+#include "rubble/ic/initial_conditions.hpp"
+#include "rubble/integrate/diagnostics.hpp"
+#include "rubble/integrate/simulation.hpp"
+#include "rubble/io/run_config.hpp"
+#include "rubble/io/run_file.hpp"
+
+namespace rubble::cli {
+namespace {
+
+struct Setup {
+    io::ParameterSet params;
+    io::RunConfig config;
+    ic::InitialState state;
+    std::int64_t first_step = 0;
+};
+
+// Keys a resumed run may change: only where it ends.
+bool may_change_on_resume(const std::string& key) {
+    return key == "integrator.t_end" || key == "integrator.n_steps";
+}
+
+Setup prepare_new_run(const RunOptions& o) {
+    Setup s;
+    s.params = io::load_parameter_file(o.params_path);
+    for (const auto& [key, text] : o.overrides)
+        s.params.set_from_text(key, text, "command line (--" + key + ")");
+    s.config = io::make_run_config(s.params);
+    if (!s.config.output.overwrite && std::filesystem::exists(s.config.output.file)) {
+        throw s.params.error("output.file",
+                             "file exists; set output.overwrite = true or choose another name");
+    }
+    s.state = ic::make_initial_state(s.config);
+    return s;
+}
+
+Setup prepare_resume(const RunOptions& o) {
+    if (!o.params_path.empty())
+        throw InputError("give either a parameter file or --resume, not both (the parameters "
+                         "of a resumed run are the ones stored in its output)");
+    Setup s;
+    s.params = io::parse_parameters(io::read_parameters_toml(o.resume_path),
+                                    o.resume_path + ":/parameters");
+    for (const auto& [key, text] : o.overrides) {
+        if (!may_change_on_resume(key))
+            throw InputError("command line (--" + key + "): a resumed run keeps its parameters; "
+                             "only integrator.t_end and integrator.n_steps may change");
+        s.params.set_from_text(key, text, "command line (--" + key + ")");
+    }
+    s.config = io::make_run_config(s.params);
+    s.config.output.file = o.resume_path;
+    io::Snapshot snap = io::read_snapshot(o.resume_path, -1);
+    s.state.bodies = std::move(snap.bodies);
+    s.state.time = io::read_start_time(o.resume_path);
+    s.first_step = snap.step;
+    return s;
+}
+
+void report_time_step(const Bodies& bodies, const io::RunConfig& c, std::ostream& out,
+                      std::ostream& err) {
+    // Gravity sampling limit h < 1/(2 sqrt(G rho)) (Ferrari et al. 2017, eq. 5) and pkdgrav's
+    // h = eta / sqrt(G rho) with eta ~ 0.03 (Richardson et al. 2000), for the densest body.
+    const double rho = max_density(bodies);
+    if (rho <= 0.0) return;
+    const double rate = std::sqrt(c.G * rho);
+    const double limit = 0.5 / rate;
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "time step: dt = %.4g s; limit 1/(2 sqrt(G rho_max)) = %.4g s; pkdgrav "
+                  "0.03/sqrt(G rho_max) = %.4g s (rho_max = %.4g kg/m^3)\n",
+                  c.dt, limit, 0.03 / rate, rho);
+    out << line;
+    if (c.dt > limit) {
+        err << "warning: integrator.dt = " << c.dt << " s exceeds 1/(2 sqrt(G rho_max)) = "
+            << limit << " s: gravity between touching bodies is under-sampled (docs/integrator.md)\n";
+    }
+}
+
+struct LoopResult {
+    std::int64_t last_step;
+    bool reached_end;
+    bool interrupted;
+    integrate::Diagnostics last_diag;
+};
+
+LoopResult run_loop(integrate::Simulation& sim, io::RunFile& file, const Setup& s,
+                    std::int64_t n_total, const RunOptions& o,
+                    const integrate::Diagnostics& start, const integrate::Diagnostics& latest,
+                    std::ostream& err) {
+    const std::int64_t snap_every = io::interval_steps(s.config.output.snapshot_interval, s.config.dt);
+    const std::int64_t diag_every =
+        std::max<std::int64_t>(1, io::interval_steps(s.config.output.diagnostics_interval, s.config.dt));
+    Progress progress(err, !o.quiet, isatty(STDERR_FILENO) == 1, sim.step_count(), n_total);
+    LoopResult r{sim.step_count(), false, false, latest};
+    const std::int64_t stop_at = o.stop_after > 0 ? sim.step_count() + o.stop_after : n_total;
+    double energy_error = integrate::relative_energy_error(latest, start);
+    while (sim.step_count() < n_total) {
+        sim.step();
+        const std::int64_t k = sim.step_count();
+        const bool last = k == n_total;
+        const bool stop = !last && (k >= stop_at || interrupt_requested());
+        if (k % diag_every == 0 || last) {
+            r.last_diag = integrate::compute_diagnostics(sim.bodies(), sim.potentials(), sim.time(), k);
+            energy_error = integrate::relative_energy_error(r.last_diag, start);
+            file.append_diagnostics(r.last_diag);
+        }
+        if ((snap_every > 0 && k % snap_every == 0) || last || stop)
+            file.write_snapshot(sim.bodies(), sim.time(), k);
+        progress.update(k, sim.time(), energy_error);
+        if (stop) {
+            r.interrupted = interrupt_requested();
+            break;
+        }
+    }
+    progress.finish();
+    r.last_step = sim.step_count();
+    r.reached_end = r.last_step >= n_total;
+    return r;
+}
+
+} // namespace
+
+int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
+    const bool resuming = !o.resume_path.empty();
+    Setup s = resuming ? prepare_resume(o) : prepare_new_run(o);
+    const std::int64_t n_total = io::total_steps(s.config, s.state.time);
+    const std::size_t n_bodies = s.state.bodies.size();
+
+    integrate::Simulation sim(std::move(s.state.bodies), gravity::make_gravity_solver(s.config.gravity),
+                              s.config.dt, s.state.time, s.first_step);
+    out << "rubble: " << n_bodies << " bodies, gravity backend " << sim.gravity().name()
+        << ", " << n_total << " steps of " << s.config.dt << " s\n";
+    report_time_step(sim.bodies(), s.config, out, err);
+
+    io::RunFile file = resuming ? io::RunFile::open_existing(o.resume_path)
+                                : io::RunFile::create(s.config.output.file, s.params.to_toml(),
+                                                      s.state.time, s.config.output.overwrite);
+    integrate::Diagnostics start, latest;
+    if (resuming) {
+        file.truncate_after(s.first_step);
+        const auto series = io::read_diagnostics(o.resume_path);
+        if (series.empty()) throw InputError("'" + o.resume_path + "' has no diagnostics row");
+        start = series.front();
+        latest = series.back();
+        file.update_parameters(s.params.to_toml());
+        out << "resuming '" << o.resume_path << "' from step " << s.first_step << " (t = "
+            << sim.time() << " s)\n";
+    } else {
+        start = integrate::compute_diagnostics(sim.bodies(), sim.potentials(), sim.time(), 0);
+        latest = start;
+        file.append_diagnostics(start);
+        file.write_snapshot(sim.bodies(), sim.time(), sim.step_count());
+    }
+
+    InterruptGuard guard;
+    const auto wall_start = std::chrono::steady_clock::now();
+    const LoopResult r = run_loop(sim, file, s, n_total, o, start, latest, err);
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    const double de = integrate::relative_energy_error(r.last_diag, start);
+    const double dl = integrate::angular_momentum_error(r.last_diag, start);
+    file.mark_complete(r.reached_end, de, dl);
+
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "step %lld, t = %.6g s, %.3g s wall (%.3g steps/s); |dE/E| = %.3e, |dL/L| = %.3e\n",
+                  static_cast<long long>(r.last_step), sim.time(), wall,
+                  static_cast<double>(r.last_step - s.first_step) / std::max(wall, 1e-9), de, dl);
+    out << line;
+    if (r.reached_end) {
+        out << "output: " << std::filesystem::absolute(file.path()).string() << "\n";
+        return 0;
+    }
+    out << (r.interrupted ? "interrupted" : "stopped") << " at step " << r.last_step
+        << "; the output is resumable: rubble run --resume " << file.path() << "\n";
+    return r.interrupted ? 130 : 0;
+}
+
+} // namespace rubble::cli

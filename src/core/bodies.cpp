@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+#include "rubble/core/bodies.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace rubble {
+
+void Bodies::resize(std::size_t n) {
+    id.resize(n);
+    mass.resize(n);
+    radius.resize(n);
+    pos.resize(n);
+    vel.resize(n);
+    spin.resize(n);
+    orientation.resize(n, Quat::Identity());
+    inertia.resize(n);
+    aggregate.resize(n, -1);
+}
+
+void Bodies::reserve(std::size_t n) {
+    id.reserve(n);
+    mass.reserve(n);
+    radius.reserve(n);
+    pos.reserve(n);
+    vel.reserve(n);
+    spin.reserve(n);
+    orientation.reserve(n);
+    inertia.reserve(n);
+    aggregate.reserve(n);
+}
+
+void Bodies::add_sphere(std::int64_t body_id, double body_mass, double body_radius, const Vec3& p,
+                        const Vec3& v, const Vec3& w) {
+    id.push_back(body_id);
+    mass.push_back(body_mass);
+    radius.push_back(body_radius);
+    pos.push_back(p);
+    vel.push_back(v);
+    spin.push_back(w);
+    orientation.push_back(Quat::Identity());
+    inertia.push_back(Vec3::Constant(solid_sphere_inertia(body_mass, body_radius)));
+    aggregate.push_back(-1);
+}
+
+void Bodies::check_consistent() const {
+    const std::size_t n = id.size();
+    if (mass.size() != n || radius.size() != n || pos.size() != n || vel.size() != n ||
+        spin.size() != n || orientation.size() != n || inertia.size() != n ||
+        aggregate.size() != n) {
+        throw std::logic_error("Bodies: arrays of different lengths");
+    }
+}
+
+double total_mass(const Bodies& b) {
+    double m = 0.0;
+    for (double mi : b.mass) m += mi;
+    return m;
+}
+
+double max_density(const Bodies& b) {
+    double rho = 0.0;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        if (b.radius[i] > 0.0) rho = std::max(rho, b.mass[i] / sphere_mass(1.0, b.radius[i]));
+    }
+    return rho;
+}
+
+void move_to_centre_of_mass_frame(Bodies& b) {
+    const double m = total_mass(b);
+    if (b.empty() || m <= 0.0) return;
+    Vec3 r = Vec3::Zero();
+    Vec3 v = Vec3::Zero();
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        r += b.mass[i] * b.pos[i];
+        v += b.mass[i] * b.vel[i];
+    }
+    r /= m;
+    v /= m;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        b.pos[i] -= r;
+        b.vel[i] -= v;
+    }
+}
+
+} // namespace rubble

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#include "rubble/gravity/direct_gravity.hpp"
+
+#include <cmath>
+#include <cstddef>
+#include <stdexcept>
+
+namespace rubble::gravity {
+
+DirectGravity::DirectGravity(double G, double softening) : G_(G), eps2_(softening * softening) {}
+
+void DirectGravity::compute(std::span<const Vec3> pos, std::span<const double> mass,
+                            std::span<Vec3> acc, std::span<double> potential) {
+    const std::size_t n = pos.size();
+    if (mass.size() != n || acc.size() != n || potential.size() != n) {
+        throw std::invalid_argument("DirectGravity::compute: span sizes differ");
+    }
+    x_.resize(n);
+    y_.resize(n);
+    z_.resize(n);
+    m_.resize(n);
+    for (std::size_t j = 0; j < n; ++j) {
+        x_[j] = pos[j].x();
+        y_[j] = pos[j].y();
+        z_[j] = pos[j].z();
+        m_[j] = mass[j];
+    }
+    const double* xs = x_.data();
+    const double* ys = y_.data();
+    const double* zs = z_.data();
+    const double* ms = m_.data();
+    const double eps2 = eps2_;
+    const auto count = static_cast<std::ptrdiff_t>(n);
+
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = 0; i < count; ++i) {
+        const double xi = xs[i], yi = ys[i], zi = zs[i];
+        double ax = 0.0, ay = 0.0, az = 0.0, phi = 0.0;
+        // Plummer-softened point mass: a = G m d / (d^2 + eps^2)^{3/2}, phi = -G m / sqrt(..)
+        // (Aarseth 2003, Gravitational N-body Simulations, sec. 2.2). The r2 > 0 mask drops the
+        // self term and keeps coincident points finite instead of NaN.
+#pragma omp simd reduction(+ : ax, ay, az, phi)
+        for (std::ptrdiff_t j = 0; j < count; ++j) {
+            const double dx = xs[j] - xi;
+            const double dy = ys[j] - yi;
+            const double dz = zs[j] - zi;
+            const double d2 = dx * dx + dy * dy + dz * dz;
+            const double r2 = d2 + eps2;
+            const double inv = d2 > 0.0 ? 1.0 / std::sqrt(r2) : 0.0;
+            const double m_inv = ms[j] * inv;
+            const double m_inv3 = m_inv * inv * inv;
+            ax += m_inv3 * dx;
+            ay += m_inv3 * dy;
+            az += m_inv3 * dz;
+            phi -= m_inv;
+        }
+        acc[static_cast<std::size_t>(i)] = Vec3(G_ * ax, G_ * ay, G_ * az);
+        potential[static_cast<std::size_t>(i)] = G_ * phi;
+    }
+}
+
+} // namespace rubble::gravity

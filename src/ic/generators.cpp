@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+#include "rubble/ic/generators.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "rubble/core/error.hpp"
+#include "sphere_grid.hpp"
+
+namespace rubble::ic {
+namespace {
+
+// Random sequential addition stops trying one sphere after this many rejected positions; by
+// then the volume fraction is close to the jamming limit (~0.38 for equal spheres, Feder 1980).
+constexpr int max_attempts_per_sphere = 20000;
+
+Vec3 random_centre(const CloudConfig& c, double r, Rng& rng) {
+    if (c.region == Region::sphere) return rng.in_ball(c.size - r);
+    const double h = 0.5 * c.size - r;
+    return {rng.uniform(-h, h), rng.uniform(-h, h), rng.uniform(-h, h)};
+}
+
+double region_volume(const CloudConfig& c) {
+    return c.region == Region::sphere ? 4.0 / 3.0 * pi * c.size * c.size * c.size
+                                      : c.size * c.size * c.size;
+}
+
+} // namespace
+
+double draw_radius(const RadiusSpec& spec, Rng& rng) {
+    switch (spec.distribution) {
+    case RadiusDistribution::fixed: return spec.radius;
+    case RadiusDistribution::uniform: return rng.uniform(spec.radius_min, spec.radius_max);
+    case RadiusDistribution::power_law: {
+        // Inverse CDF of p(R) ~ R^-q on [a, b]: with k = 1 - q,
+        // R = (a^k + u (b^k - a^k))^(1/k); k = 0 is the logarithmic case R = a (b/a)^u.
+        const double a = spec.radius_min, b = spec.radius_max, u = rng.uniform();
+        const double k = 1.0 - spec.q;
+        if (std::abs(k) < 1e-12) return a * std::pow(b / a, u);
+        const double ak = std::pow(a, k);
+        return std::clamp(std::pow(ak + u * (std::pow(b, k) - ak), 1.0 / k), a, b);
+    }
+    }
+    return spec.radius;
+}
+
+Bodies make_cloud(const CloudConfig& c, Rng& rng) {
+    const auto n = static_cast<std::size_t>(c.n);
+    std::vector<double> radii(n);
+    for (auto& r : radii) r = draw_radius(c.radii, rng);
+    // Largest first: big spheres find room while the region is still empty.
+    std::sort(radii.begin(), radii.end(), std::greater<>());
+    const double r_max = radii.front();
+    const double room = c.region == Region::sphere ? c.size : 0.5 * c.size;
+    if (r_max >= room) {
+        throw InputError("ic.cloud: the largest sphere (radius " + std::to_string(r_max) +
+                         " m) does not fit in a " +
+                         (c.region == Region::sphere ? "sphere" : "cube") + " of size " +
+                         std::to_string(c.size) + " m");
+    }
+    double volume = 0.0;
+    for (double r : radii) volume += 4.0 / 3.0 * pi * r * r * r;
+    const double fraction = volume / region_volume(c);
+
+    Bodies b;
+    b.reserve(n);
+    SphereGrid grid(2.0 * r_max);
+    for (std::size_t i = 0; i < n; ++i) {
+        const double r = radii[i];
+        bool placed = false;
+        for (int attempt = 0; attempt < max_attempts_per_sphere && !placed; ++attempt) {
+            const Vec3 p = random_centre(c, r, rng);
+            bool free = true;
+            grid.for_each_near(p, [&](std::size_t j) {
+                const double s = r + b.radius[j];
+                if (free && (p - b.pos[j]).squaredNorm() < s * s) free = false;
+            });
+            if (!free) continue;
+            grid.insert(i, p);
+            b.add_sphere(static_cast<std::int64_t>(i), sphere_mass(c.density, r), r, p,
+                         Vec3::Zero(), Vec3::Zero());
+            placed = true;
+        }
+        if (!placed) {
+            throw InputError("ic.cloud: placed only " + std::to_string(i) + " of " +
+                             std::to_string(n) + " spheres: the volume fraction " +
+                             std::to_string(fraction) +
+                             " is too close to the random-packing limit (~0.38 for equal "
+                             "spheres); increase ic.cloud.size or decrease ic.cloud.n");
+        }
+    }
+    return b;
+}
+
+Bodies make_lattice(const LatticeConfig& c) {
+    Bodies b;
+    b.reserve(static_cast<std::size_t>(c.nx * c.ny * c.nz));
+    const double m = sphere_mass(c.density, c.radius);
+    const auto offset = [&](std::int64_t i, std::int64_t n) {
+        return c.spacing * (static_cast<double>(i) - 0.5 * static_cast<double>(n - 1));
+    };
+    std::int64_t next_id = 0;
+    for (std::int64_t k = 0; k < c.nz; ++k)
+        for (std::int64_t j = 0; j < c.ny; ++j)
+            for (std::int64_t i = 0; i < c.nx; ++i)
+                b.add_sphere(next_id++, m, c.radius,
+                             Vec3(offset(i, c.nx), offset(j, c.ny), offset(k, c.nz)),
+                             Vec3::Zero(), Vec3::Zero());
+    return b;
+}
+
+Bodies make_two_body(const TwoBodyConfig& c, double G) {
+    // Start at periapsis r_p = a (1 - e) with the vis-viva speed v_p = sqrt(G M (1+e)/r_p)
+    // (Murray & Dermott 1999, eq. 2.36), split about the centre of mass.
+    const double m_total = c.m1 + c.m2;
+    const double rp = c.a * (1.0 - c.e);
+    const double vp = std::sqrt(G * m_total * (1.0 + c.e) / rp);
+    Bodies b;
+    b.add_sphere(0, c.m1, c.radius1, Vec3(-c.m2 / m_total * rp, 0, 0),
+                 Vec3(0, -c.m2 / m_total * vp, 0), Vec3::Zero());
+    b.add_sphere(1, c.m2, c.radius2, Vec3(c.m1 / m_total * rp, 0, 0),
+                 Vec3(0, c.m1 / m_total * vp, 0), Vec3::Zero());
+    return b;
+}
+
+void apply_motion(Bodies& b, const MotionConfig& motion, Rng& rng) {
+    const double m = total_mass(b);
+    Vec3 centre = Vec3::Zero();
+    for (std::size_t i = 0; i < b.size(); ++i) centre += b.mass[i] * b.pos[i];
+    if (m > 0.0) centre /= m;
+    const Vec3 omega(0.0, 0.0, motion.omega);
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        // Draw both directions for every body so v0 = 0 and w0 > 0 give the same spins as
+        // v0 > 0 with the same seed.
+        const Vec3 v_dir = rng.unit_vector();
+        const Vec3 w_dir = rng.unit_vector();
+        b.vel[i] += motion.v0 * v_dir + omega.cross(b.pos[i] - centre);
+        b.spin[i] += motion.w0 * w_dir;
+    }
+}
+
+} // namespace rubble::ic

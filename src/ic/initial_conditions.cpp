@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#include "rubble/ic/initial_conditions.hpp"
+
+#include "rubble/ic/validate.hpp"
+#include "rubble/io/run_file.hpp"
+
+namespace rubble::ic {
+
+InitialState make_initial_state(const io::RunConfig& c) {
+    InitialState s;
+    Rng rng(c.seed);
+    std::string origin = "ic." + std::string(c.ic_type == io::IcType::cloud      ? "cloud"
+                                             : c.ic_type == io::IcType::lattice  ? "lattice"
+                                             : c.ic_type == io::IcType::two_body ? "two_body"
+                                                                                 : "file");
+    switch (c.ic_type) {
+    case io::IcType::cloud:
+        s.bodies = make_cloud(c.cloud, rng);
+        apply_motion(s.bodies, c.motion, rng);
+        break;
+    case io::IcType::lattice:
+        s.bodies = make_lattice(c.lattice);
+        apply_motion(s.bodies, c.motion, rng);
+        break;
+    case io::IcType::two_body: s.bodies = make_two_body(c.two_body, c.G); break;
+    case io::IcType::file: {
+        io::Snapshot snap = io::read_snapshot(c.ic_file, c.ic_snapshot);
+        s.bodies = std::move(snap.bodies);
+        s.time = snap.time;
+        origin = "ic.file.path = \"" + c.ic_file + "\", snapshot " + std::to_string(snap.index);
+        break;
+    }
+    }
+    if (c.centre_of_mass_frame) move_to_centre_of_mass_frame(s.bodies);
+    validate_bodies(s.bodies, origin);
+    return s;
+}
+
+} // namespace rubble::ic

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+#include "hdf5_util.hpp"
+
+#include <array>
+#include <mutex>
+
+#include "rubble/core/error.hpp"
+
+namespace rubble::io::h5 {
+namespace {
+
+void check(herr_t status, const std::string& what) {
+    if (status < 0) throw IoError("HDF5: " + what + " failed");
+}
+
+hid_t checked(hid_t id, const std::string& what) {
+    if (id < 0) throw IoError("HDF5: " + what + " failed");
+    return id;
+}
+
+Handle dataspace(std::size_t rows, std::size_t cols) {
+    const std::array<hsize_t, 2> dims{rows, cols};
+    return {checked(H5Screate_simple(cols == 1 ? 1 : 2, dims.data(), nullptr), "H5Screate"),
+            H5Sclose};
+}
+
+Handle string_type() {
+    Handle t(checked(H5Tcopy(H5T_C_S1), "H5Tcopy"), H5Tclose);
+    check(H5Tset_size(t.get(), H5T_VARIABLE), "H5Tset_size");
+    check(H5Tset_cset(t.get(), H5T_CSET_UTF8), "H5Tset_cset");
+    return t;
+}
+
+Handle open_attr(hid_t obj, const std::string& name) {
+    return {checked(H5Aopen(obj, name.c_str(), H5P_DEFAULT), "opening attribute " + name),
+            H5Aclose};
+}
+
+Handle open_dataset(hid_t loc, const std::string& name) {
+    return {checked(H5Dopen2(loc, name.c_str(), H5P_DEFAULT), "opening dataset " + name),
+            H5Dclose};
+}
+
+void label(hid_t obj, const std::string& units, const std::string& description) {
+    write_attr(obj, "units", units);
+    write_attr(obj, "description", description);
+}
+
+} // namespace
+
+void silence_errors() {
+    static std::once_flag once;
+    std::call_once(once, [] { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); });
+}
+
+Handle open_file(const std::string& path, Mode mode) {
+    silence_errors();
+    const hid_t id =
+        H5Fopen(path.c_str(), mode == Mode::read ? H5F_ACC_RDONLY : H5F_ACC_RDWR, H5P_DEFAULT);
+    if (id < 0) throw IoError("cannot open HDF5 file '" + path + "'");
+    return {id, H5Fclose};
+}
+
+Handle create_file(const std::string& path, bool truncate) {
+    silence_errors();
+    const hid_t id = H5Fcreate(path.c_str(), truncate ? H5F_ACC_TRUNC : H5F_ACC_EXCL,
+                               H5P_DEFAULT, H5P_DEFAULT);
+    if (id < 0) throw IoError("cannot create HDF5 file '" + path + "'");
+    return {id, H5Fclose};
+}
+
+void close_file(Handle& file, const std::string& path) {
+    if (!file.valid()) return;
+    const hid_t id = file.release(); // close once, here, and check the result
+    if (H5Fclose(id) < 0) throw IoError("closing HDF5 file '" + path + "' failed");
+}
+
+Handle create_group(hid_t loc, const std::string& name) {
+    return {checked(H5Gcreate2(loc, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                    "creating group " + name),
+            H5Gclose};
+}
+
+Handle open_group(hid_t loc, const std::string& name) {
+    return {checked(H5Gopen2(loc, name.c_str(), H5P_DEFAULT), "opening group " + name),
+            H5Gclose};
+}
+
+bool exists(hid_t loc, const std::string& name) {
+    return H5Lexists(loc, name.c_str(), H5P_DEFAULT) > 0;
+}
+
+void write_attr(hid_t obj, const std::string& name, const std::string& value) {
+    if (has_attr(obj, name)) check(H5Adelete(obj, name.c_str()), "deleting attribute " + name);
+    Handle type = string_type();
+    Handle space(checked(H5Screate(H5S_SCALAR), "H5Screate"), H5Sclose);
+    Handle attr(checked(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT,
+                                   H5P_DEFAULT),
+                        "creating attribute " + name),
+                H5Aclose);
+    const char* text = value.c_str();
+    check(H5Awrite(attr.get(), type.get(), &text), "writing attribute " + name);
+}
+
+template <class T>
+static void write_scalar_attr(hid_t obj, const std::string& name, hid_t file_type,
+                              hid_t mem_type, T value) {
+    if (has_attr(obj, name)) check(H5Adelete(obj, name.c_str()), "deleting attribute " + name);
+    Handle space(checked(H5Screate(H5S_SCALAR), "H5Screate"), H5Sclose);
+    Handle attr(checked(H5Acreate2(obj, name.c_str(), file_type, space.get(), H5P_DEFAULT,
+                                   H5P_DEFAULT),
+                        "creating attribute " + name),
+                H5Aclose);
+    check(H5Awrite(attr.get(), mem_type, &value), "writing attribute " + name);
+}
+
+void write_attr(hid_t obj, const std::string& name, double value) {
+    write_scalar_attr(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, value);
+}
+
+void write_attr(hid_t obj, const std::string& name, std::int64_t value) {
+    write_scalar_attr(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, value);
+}
+
+bool has_attr(hid_t obj, const std::string& name) { return H5Aexists(obj, name.c_str()) > 0; }
+
+std::string read_attr_string(hid_t obj, const std::string& name) {
+    Handle attr = open_attr(obj, name);
+    Handle type = string_type();
+    char* text = nullptr;
+    check(H5Aread(attr.get(), type.get(), &text), "reading attribute " + name);
+    std::string value = text ? text : "";
+    H5free_memory(text);
+    return value;
+}
+
+double read_attr_double(hid_t obj, const std::string& name) {
+    Handle attr = open_attr(obj, name);
+    double v = 0.0;
+    check(H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &v), "reading attribute " + name);
+    return v;
+}
+
+std::int64_t read_attr_int(hid_t obj, const std::string& name) {
+    Handle attr = open_attr(obj, name);
+    std::int64_t v = 0;
+    check(H5Aread(attr.get(), H5T_NATIVE_INT64, &v), "reading attribute " + name);
+    return v;
+}
+
+void write_dataset(hid_t loc, const std::string& name, const double* data, std::size_t rows,
+                   std::size_t cols, const std::string& units, const std::string& description) {
+    Handle space = dataspace(rows, cols);
+    Handle set(checked(H5Dcreate2(loc, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
+                                  H5P_DEFAULT, H5P_DEFAULT),
+                       "creating dataset " + name),
+               H5Dclose);
+    check(H5Dwrite(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
+          "writing dataset " + name);
+    label(set.get(), units, description);
+}
+
+void write_dataset(hid_t loc, const std::string& name, const std::int64_t* data,
+                   std::size_t rows, const std::string& units, const std::string& description) {
+    Handle space = dataspace(rows, 1);
+    Handle set(checked(H5Dcreate2(loc, name.c_str(), H5T_STD_I64LE, space.get(), H5P_DEFAULT,
+                                  H5P_DEFAULT, H5P_DEFAULT),
+                       "creating dataset " + name),
+               H5Dclose);
+    check(H5Dwrite(set.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
+          "writing dataset " + name);
+    label(set.get(), units, description);
+}
+
+std::pair<std::size_t, std::size_t> dataset_shape(hid_t loc, const std::string& name) {
+    Handle set = open_dataset(loc, name);
+    Handle space(checked(H5Dget_space(set.get()), "H5Dget_space"), H5Sclose);
+    std::array<hsize_t, 2> dims{0, 1};
+    const int rank = H5Sget_simple_extent_ndims(space.get());
+    if (rank < 1 || rank > 2) throw IoError("dataset " + name + " has rank " +
+                                            std::to_string(rank));
+    H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+    return {static_cast<std::size_t>(dims[0]), rank == 2 ? static_cast<std::size_t>(dims[1]) : 1};
+}
+
+std::vector<double> read_doubles(hid_t loc, const std::string& name) {
+    const auto [rows, cols] = dataset_shape(loc, name);
+    std::vector<double> out(rows * cols);
+    Handle set = open_dataset(loc, name);
+    if (!out.empty())
+        check(H5Dread(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()),
+              "reading dataset " + name);
+    return out;
+}
+
+std::vector<std::int64_t> read_ints(hid_t loc, const std::string& name) {
+    const auto [rows, cols] = dataset_shape(loc, name);
+    std::vector<std::int64_t> out(rows * cols);
+    Handle set = open_dataset(loc, name);
+    if (!out.empty())
+        check(H5Dread(set.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()),
+              "reading dataset " + name);
+    return out;
+}
+
+void create_series(hid_t loc, const std::string& name, std::size_t cols, bool integer,
+                   const std::string& units, const std::string& description) {
+    const int rank = cols == 1 ? 1 : 2;
+    const std::array<hsize_t, 2> dims{0, cols};
+    const std::array<hsize_t, 2> max_dims{H5S_UNLIMITED, cols};
+    const std::array<hsize_t, 2> chunk{1024, cols};
+    Handle space(checked(H5Screate_simple(rank, dims.data(), max_dims.data()), "H5Screate"),
+                 H5Sclose);
+    Handle props(checked(H5Pcreate(H5P_DATASET_CREATE), "H5Pcreate"), H5Pclose);
+    check(H5Pset_chunk(props.get(), rank, chunk.data()), "H5Pset_chunk");
+    Handle set(checked(H5Dcreate2(loc, name.c_str(), integer ? H5T_STD_I64LE : H5T_IEEE_F64LE,
+                                  space.get(), H5P_DEFAULT, props.get(), H5P_DEFAULT),
+                       "creating dataset " + name),
+               H5Dclose);
+    label(set.get(), units, description);
+}
+
+void append_rows(hid_t loc, const std::string& name, const void* data, std::size_t rows,
+                 bool integer) {
+    if (rows == 0) return;
+    const auto [old_rows, cols] = dataset_shape(loc, name);
+    Handle set = open_dataset(loc, name);
+    const int rank = cols == 1 ? 1 : 2;
+    const std::array<hsize_t, 2> new_dims{old_rows + rows, cols};
+    check(H5Dset_extent(set.get(), new_dims.data()), "extending " + name);
+    Handle file_space(checked(H5Dget_space(set.get()), "H5Dget_space"), H5Sclose);
+    const std::array<hsize_t, 2> start{old_rows, 0};
+    const std::array<hsize_t, 2> count{rows, cols};
+    check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr,
+                              count.data(), nullptr),
+          "selecting rows of " + name);
+    Handle mem_space(checked(H5Screate_simple(rank, count.data(), nullptr), "H5Screate"),
+                     H5Sclose);
+    check(H5Dwrite(set.get(), integer ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE, mem_space.get(),
+                   file_space.get(), H5P_DEFAULT, data),
+          "appending to " + name);
+}
+
+void truncate_rows(hid_t loc, const std::string& name, std::size_t rows) {
+    const auto [old_rows, cols] = dataset_shape(loc, name);
+    if (rows >= old_rows) return;
+    Handle set = open_dataset(loc, name);
+    const std::array<hsize_t, 2> dims{rows, cols};
+    check(H5Dset_extent(set.get(), dims.data()), "truncating " + name);
+}
+
+} // namespace rubble::io::h5

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: MIT
+// The one table of run parameters. Add a parameter here and it appears in the TOML reader, the
+// command line, `rubble run --help`, the HDF5 record and docs/parameters.md.
+#include <algorithm>
+#include <cstddef>
+#include <limits>
+#include <sstream>
+
+#include "rubble/io/parameters.hpp"
+
+namespace rubble::io {
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+ParamSpec real(std::string key, std::string unit, std::string def, std::string help, double lo,
+               double hi, bool lo_open, bool hi_open = true) {
+    return ParamSpec{std::move(key), ParamType::real, std::move(unit), std::move(def),
+                     std::move(help), lo, hi, lo_open, hi_open, {}};
+}
+ParamSpec positive(std::string key, std::string unit, std::string def, std::string help) {
+    return real(std::move(key), std::move(unit), std::move(def), std::move(help), 0.0, inf, true);
+}
+ParamSpec non_negative(std::string key, std::string unit, std::string def, std::string help) {
+    return real(std::move(key), std::move(unit), std::move(def), std::move(help), 0.0, inf, false);
+}
+ParamSpec integer(std::string key, std::string def, std::string help, double lo) {
+    return ParamSpec{std::move(key), ParamType::integer, "", std::move(def), std::move(help),
+                     lo, inf, false, true, {}};
+}
+ParamSpec boolean(std::string key, std::string def, std::string help) {
+    return ParamSpec{std::move(key), ParamType::boolean, "", std::move(def), std::move(help),
+                     -inf, inf, false, false, {}};
+}
+ParamSpec text(std::string key, std::string def, std::string help,
+               std::vector<std::string> choices = {}) {
+    return ParamSpec{std::move(key),  ParamType::string, "", std::move(def), std::move(help),
+                     -inf, inf, false, false, std::move(choices)};
+}
+
+std::vector<ParamSpec> make_specs() {
+    return {
+        positive("units.G", "m^3 kg^-1 s^-2", "6.6743e-11",
+                 "Gravitational constant; SI by default, set it to use any consistent units"),
+        positive("integrator.dt", "s", "10.0",
+                 "Leapfrog time step; keep it below 1/(2 sqrt(G rho_max)) (docs/integrator.md)"),
+        non_negative("integrator.t_end", "s", "0.0",
+                     "Simulated time at which the run ends; 0: use integrator.n_steps"),
+        integer("integrator.n_steps", "0", "Number of steps to run; 0: use integrator.t_end", 0),
+        text("gravity.backend", "\"direct\"", "Gravity solver: direct = O(N^2) pairwise sum",
+             {"direct"}),
+        non_negative("gravity.softening", "m", "0.0",
+                     "Plummer softening length; 0 for Newtonian point masses"),
+        text("output.file", "\"rubble_out.h5\"", "HDF5 output file (relative to the working "
+             "directory)"),
+        boolean("output.overwrite", "false", "Replace output.file if it exists"),
+        non_negative("output.snapshot_interval", "s", "0.0",
+                     "Simulated time between snapshots (rounded to whole steps); 0: only the "
+                     "first and last"),
+        non_negative("output.diagnostics_interval", "s", "0.0",
+                     "Simulated time between diagnostics rows (rounded to whole steps); 0: every "
+                     "step"),
+        integer("random.seed", "1", "Seed of the random initial conditions", 0),
+        text("ic.type", "\"cloud\"", "Initial condition generator",
+             {"cloud", "lattice", "two_body", "file"}),
+        boolean("ic.centre_of_mass_frame", "true",
+                "Move the generated bodies to the centre-of-mass frame (at rest at the origin)"),
+        integer("ic.cloud.n", "1000", "Number of spheres in the cloud", 1),
+        text("ic.cloud.shape", "\"sphere\"", "Region filled uniformly", {"sphere", "cube"}),
+        positive("ic.cloud.size", "m", "1000.0", "Radius of the sphere or edge of the cube"),
+        text("ic.cloud.radius_distribution", "\"fixed\"",
+             "Sphere radii: fixed = ic.cloud.radius; uniform in [radius_min, radius_max]; "
+             "power_law dN/dR ~ R^-q in [radius_min, radius_max]",
+             {"fixed", "uniform", "power_law"}),
+        positive("ic.cloud.radius", "m", "10.0", "Radius of every sphere (fixed distribution)"),
+        positive("ic.cloud.radius_min", "m", "5.0", "Smallest radius (uniform, power_law)"),
+        positive("ic.cloud.radius_max", "m", "20.0", "Largest radius (uniform, power_law)"),
+        real("ic.cloud.power_law_index", "", "3.5",
+             "q in dN/dR ~ R^-q (power_law distribution)", -inf, inf, true),
+        positive("ic.cloud.density", "kg m^-3", "2000.0", "Density of every sphere"),
+        integer("ic.lattice.nx", "10", "Spheres along x", 1),
+        integer("ic.lattice.ny", "10", "Spheres along y", 1),
+        integer("ic.lattice.nz", "10", "Spheres along z", 1),
+        positive("ic.lattice.spacing", "m", "2.0",
+                 "Distance between neighbouring centres (>= 2 radius)"),
+        positive("ic.lattice.radius", "m", "1.0", "Radius of every sphere"),
+        positive("ic.lattice.density", "kg m^-3", "2000.0", "Density of every sphere"),
+        non_negative("ic.motion.v0", "m/s", "0.0",
+                     "Speed of every body in a random isotropic direction (cloud, lattice)"),
+        non_negative("ic.motion.w0", "rad/s", "0.0",
+                     "Spin rate of every body about a random isotropic axis (cloud, lattice)"),
+        real("ic.motion.omega", "rad/s", "0.0",
+             "Solid-body rotation of the whole set about +z through its centre (cloud, lattice)",
+             -inf, inf, true),
+        positive("ic.two_body.m1", "kg", "1.0e12", "Mass of the primary"),
+        positive("ic.two_body.m2", "kg", "1.0e9", "Mass of the secondary"),
+        positive("ic.two_body.radius1", "m", "50.0", "Radius of the primary"),
+        positive("ic.two_body.radius2", "m", "5.0", "Radius of the secondary"),
+        positive("ic.two_body.a", "m", "1000.0", "Semi-major axis of the relative orbit"),
+        real("ic.two_body.e", "", "0.0",
+             "Eccentricity of the relative orbit (bodies start at periapsis)", 0.0, 1.0, false,
+             true),
+        text("ic.file.path", "\"\"", "rubble HDF5 file to take the bodies from (ic.type = file)"),
+        integer("ic.file.snapshot", "-1", "Snapshot index in ic.file.path; -1: the last", -1),
+    };
+}
+
+std::string format_bound(double v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        cur[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+        }
+        std::swap(prev, cur);
+    }
+    return prev[b.size()];
+}
+
+} // namespace
+
+std::string ParamSpec::section() const {
+    const auto dot = key.rfind('.');
+    return dot == std::string::npos ? std::string() : key.substr(0, dot);
+}
+
+std::string ParamSpec::name() const {
+    const auto dot = key.rfind('.');
+    return dot == std::string::npos ? key : key.substr(dot + 1);
+}
+
+std::string ParamSpec::range_text() const {
+    if (!choices.empty()) {
+        std::string s = "one of ";
+        for (std::size_t i = 0; i < choices.size(); ++i) s += (i ? ", " : "") + choices[i];
+        return s;
+    }
+    if (type != ParamType::real && type != ParamType::integer) return "";
+    const bool has_lo = lower > -inf, has_hi = upper < inf;
+    if (has_lo && has_hi) {
+        return "in " + std::string(lower_open ? "(" : "[") + format_bound(lower) + ", " +
+               format_bound(upper) + (upper_open ? ")" : "]");
+    }
+    if (has_lo) return (lower_open ? "> " : ">= ") + format_bound(lower);
+    if (has_hi) return (upper_open ? "< " : "<= ") + format_bound(upper);
+    return "";
+}
+
+const std::vector<ParamSpec>& parameter_specs() {
+    static const std::vector<ParamSpec> specs = make_specs();
+    return specs;
+}
+
+const ParamSpec* find_spec(const std::string& key) {
+    for (const auto& s : parameter_specs()) {
+        if (s.key == key) return &s;
+    }
+    return nullptr;
+}
+
+std::string closest_key(const std::string& key) {
+    std::string best;
+    std::size_t best_d = key.size() / 2 + 2; // only suggest reasonably close keys
+    for (const auto& s : parameter_specs()) {
+        const std::size_t d = edit_distance(key, s.key);
+        if (d < best_d) {
+            best_d = d;
+            best = s.key;
+        }
+    }
+    return best;
+}
+
+} // namespace rubble::io

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: MIT
+#include "rubble/io/run_config.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "rubble/core/error.hpp"
+
+namespace rubble::io {
+
+RunConfig make_run_config(const ParameterSet& p) {
+    RunConfig c;
+    c.G = p.real("units.G");
+    c.dt = p.real("integrator.dt");
+    c.t_end = p.real("integrator.t_end");
+    c.n_steps = p.integer("integrator.n_steps");
+    if ((c.t_end > 0.0) == (c.n_steps > 0)) {
+        throw p.error("integrator.n_steps",
+                      "set exactly one of integrator.t_end (now " +
+                          to_toml_text(p.value("integrator.t_end")) + ", from " +
+                          p.source("integrator.t_end") + ") and integrator.n_steps");
+    }
+    c.gravity.backend = gravity::Backend::direct; // the only choice the table allows today
+    c.gravity.G = c.G;
+    c.gravity.softening = p.real("gravity.softening");
+
+    c.output.file = p.string("output.file");
+    if (c.output.file.empty()) throw p.error("output.file", "must not be empty");
+    c.output.overwrite = p.boolean("output.overwrite");
+    c.output.snapshot_interval = p.real("output.snapshot_interval");
+    c.output.diagnostics_interval = p.real("output.diagnostics_interval");
+    c.seed = static_cast<std::uint64_t>(p.integer("random.seed"));
+
+    const std::string& type = p.string("ic.type");
+    c.ic_type = type == "cloud"      ? IcType::cloud
+                : type == "lattice"  ? IcType::lattice
+                : type == "two_body" ? IcType::two_body
+                                     : IcType::file;
+    c.centre_of_mass_frame = p.boolean("ic.centre_of_mass_frame");
+
+    c.cloud.n = p.integer("ic.cloud.n");
+    c.cloud.region = p.string("ic.cloud.shape") == "cube" ? ic::Region::cube : ic::Region::sphere;
+    c.cloud.size = p.real("ic.cloud.size");
+    const std::string& dist = p.string("ic.cloud.radius_distribution");
+    c.cloud.radii.distribution = dist == "uniform"     ? ic::RadiusDistribution::uniform
+                                 : dist == "power_law" ? ic::RadiusDistribution::power_law
+                                                       : ic::RadiusDistribution::fixed;
+    c.cloud.radii.radius = p.real("ic.cloud.radius");
+    c.cloud.radii.radius_min = p.real("ic.cloud.radius_min");
+    c.cloud.radii.radius_max = p.real("ic.cloud.radius_max");
+    c.cloud.radii.q = p.real("ic.cloud.power_law_index");
+    c.cloud.density = p.real("ic.cloud.density");
+    if (c.ic_type == IcType::cloud && dist != "fixed" &&
+        !(c.cloud.radii.radius_min < c.cloud.radii.radius_max)) {
+        throw p.error("ic.cloud.radius_min", "must be < ic.cloud.radius_max = " +
+                                                 to_toml_text(c.cloud.radii.radius_max) + " m");
+    }
+
+    c.lattice.nx = p.integer("ic.lattice.nx");
+    c.lattice.ny = p.integer("ic.lattice.ny");
+    c.lattice.nz = p.integer("ic.lattice.nz");
+    c.lattice.spacing = p.real("ic.lattice.spacing");
+    c.lattice.radius = p.real("ic.lattice.radius");
+    c.lattice.density = p.real("ic.lattice.density");
+    if (c.ic_type == IcType::lattice && c.lattice.spacing < 2.0 * c.lattice.radius) {
+        throw p.error("ic.lattice.spacing",
+                      "must be >= 2 * ic.lattice.radius = " +
+                          to_toml_text(2.0 * c.lattice.radius) + " m, or the spheres overlap");
+    }
+
+    c.motion.v0 = p.real("ic.motion.v0");
+    c.motion.w0 = p.real("ic.motion.w0");
+    c.motion.omega = p.real("ic.motion.omega");
+
+    c.two_body.m1 = p.real("ic.two_body.m1");
+    c.two_body.m2 = p.real("ic.two_body.m2");
+    c.two_body.radius1 = p.real("ic.two_body.radius1");
+    c.two_body.radius2 = p.real("ic.two_body.radius2");
+    c.two_body.a = p.real("ic.two_body.a");
+    c.two_body.e = p.real("ic.two_body.e");
+
+    c.ic_file = p.string("ic.file.path");
+    c.ic_snapshot = p.integer("ic.file.snapshot");
+    if (c.ic_type == IcType::file && c.ic_file.empty())
+        throw p.error("ic.file.path", "must name a rubble HDF5 file when ic.type = \"file\"");
+    return c;
+}
+
+std::int64_t total_steps(const RunConfig& c, double t_start) {
+    if (c.n_steps > 0) return c.n_steps;
+    const double steps = (c.t_end - t_start) / c.dt;
+    if (!(steps > 0.0)) {
+        throw InputError("integrator.t_end = " + to_toml_text(c.t_end) +
+                         ": must be after the start time " + to_toml_text(t_start) + " s");
+    }
+    return static_cast<std::int64_t>(std::ceil(steps * (1.0 - 1e-9)));
+}
+
+std::int64_t interval_steps(double interval, double dt) {
+    if (interval <= 0.0) return 0;
+    return std::max<std::int64_t>(1, std::llround(interval / dt));
+}
+
+} // namespace rubble::io

@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: MIT
+#include "rubble/io/run_file.hpp"
+
+#include <cstdio>
+#include <filesystem>
+
+#include "hdf5_util.hpp"
+#include "rubble/core/error.hpp"
+#include "rubble/version.hpp"
+
+namespace rubble::io {
+namespace {
+
+static_assert(sizeof(Vec3) == 3 * sizeof(double), "Vec3 must be three packed doubles");
+
+std::string snapshot_name(std::int64_t index) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%06lld", static_cast<long long>(index));
+    return buf;
+}
+
+const double* flat(const std::vector<Vec3>& v) { return v.empty() ? nullptr : v[0].data(); }
+
+std::vector<Vec3> to_vec3(const std::vector<double>& flat_values, const std::string& what) {
+    if (flat_values.size() % 3 != 0) throw InputError(what + " does not have 3 columns");
+    std::vector<Vec3> out(flat_values.size() / 3);
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] = Vec3(flat_values[3 * i], flat_values[3 * i + 1], flat_values[3 * i + 2]);
+    return out;
+}
+
+struct SeriesSpec {
+    const char* name;
+    std::size_t cols;
+    bool integer;
+    const char* units;
+    const char* description;
+};
+
+// The diagnostics series, in the order of the columns written per row.
+constexpr SeriesSpec series_specs[] = {
+    {"time", 1, false, "s", "simulated time"},
+    {"step", 1, true, "", "step number"},
+    {"kinetic_translational", 1, false, "J", "sum of m v^2 / 2"},
+    {"kinetic_rotational", 1, false, "J", "sum of w.I.w / 2"},
+    {"potential", 1, false, "J", "gravitational potential energy, sum of m phi / 2"},
+    {"total_energy", 1, false, "J", "kinetic + potential"},
+    {"momentum", 3, false, "kg m/s", "total linear momentum"},
+    {"angular_momentum", 3, false, "kg m^2/s", "orbital + spin angular momentum about the origin"},
+    {"angular_momentum_com", 3, false, "kg m^2/s",
+     "orbital + spin angular momentum about the centre of mass"},
+    {"com_position", 3, false, "m", "centre-of-mass position"},
+    {"com_velocity", 3, false, "m/s", "centre-of-mass velocity"},
+};
+
+h5::Handle open_rubble(const std::string& path, h5::Mode mode) {
+    if (!std::filesystem::exists(path)) throw InputError("'" + path + "': no such file");
+    h5::Handle file;
+    try {
+        file = h5::open_file(path, mode);
+    } catch (const IoError&) {
+        throw InputError("'" + path + "' is not a readable HDF5 file");
+    }
+    if (!h5::has_attr(file.get(), "format") ||
+        h5::read_attr_string(file.get(), "format") != "rubble") {
+        throw InputError("'" + path + "' is not a rubble output (no format = \"rubble\")");
+    }
+    const std::int64_t version = h5::read_attr_int(file.get(), "format_version");
+    if (version != output_format_version) {
+        throw InputError("'" + path + "' has output format version " + std::to_string(version) +
+                         "; this rubble reads version " + std::to_string(output_format_version));
+    }
+    for (const char* group : {"parameters", "snapshots", "diagnostics"}) {
+        if (!h5::exists(file.get(), group))
+            throw InputError("'" + path + "' is incomplete: no /" + std::string(group));
+    }
+    return file;
+}
+
+} // namespace
+
+RunFile RunFile::create(const std::string& path, const std::string& parameters_toml,
+                        double start_time, bool overwrite) {
+    if (!overwrite && std::filesystem::exists(path)) {
+        throw InputError("output.file = \"" + path +
+                         "\": file exists; set output.overwrite = true or choose another name");
+    }
+    h5::Handle file = h5::create_file(path, true);
+    const hid_t f = file.get();
+    h5::write_attr(f, "format", std::string("rubble"));
+    h5::write_attr(f, "format_version", output_format_version);
+    h5::write_attr(f, "code_version", std::string(version));
+    h5::write_attr(f, "build", std::string(build_compiler) + ", " + build_type +
+                                   (build_cuda ? ", CUDA" : ", no CUDA"));
+    h5::write_attr(f, "complete", std::int64_t{0});
+    h5::write_attr(f, "start_time", start_time);
+    {
+        h5::Handle params = h5::create_group(f, "parameters");
+        h5::write_attr(params.get(), "toml", parameters_toml);
+    }
+    h5::create_group(f, "snapshots").reset();
+    {
+        h5::Handle diag = h5::create_group(f, "diagnostics");
+        for (const auto& s : series_specs)
+            h5::create_series(diag.get(), s.name, s.cols, s.integer, s.units, s.description);
+    }
+    h5::close_file(file, path);
+    return RunFile(path);
+}
+
+RunFile RunFile::open_existing(const std::string& path) {
+    RunFile run(path);
+    run.next_snapshot_index_ = snapshot_count(path);
+    if (run.next_snapshot_index_ == 0)
+        throw InputError("'" + path + "' has no snapshot to resume from");
+    return run;
+}
+
+void RunFile::write_snapshot(const Bodies& b, double time, std::int64_t step) {
+    h5::Handle file = h5::open_file(path_, h5::Mode::read_write);
+    {
+        h5::Handle snaps = h5::open_group(file.get(), "snapshots");
+        h5::Handle g = h5::create_group(snaps.get(), snapshot_name(next_snapshot_index_));
+        const hid_t s = g.get();
+        const std::size_t n = b.size();
+        h5::write_attr(s, "time", time);
+        h5::write_attr(s, "step", step);
+        h5::write_dataset(s, "id", b.id.data(), n, "", "stable body identifier");
+        h5::write_dataset(s, "mass", b.mass.data(), n, 1, "kg", "body mass");
+        h5::write_dataset(s, "radius", b.radius.data(), n, 1, "m", "sphere radius");
+        h5::write_dataset(s, "position", flat(b.pos), n, 3, "m", "centre of mass, inertial frame");
+        h5::write_dataset(s, "velocity", flat(b.vel), n, 3, "m/s", "velocity, inertial frame");
+        h5::write_dataset(s, "spin", flat(b.spin), n, 3, "rad/s",
+                          "angular velocity, inertial frame");
+        std::vector<double> q(4 * n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const Quat& o = b.orientation[i];
+            q[4 * i] = o.w();
+            q[4 * i + 1] = o.x();
+            q[4 * i + 2] = o.y();
+            q[4 * i + 3] = o.z();
+        }
+        h5::write_dataset(s, "orientation", q.data(), n, 4, "",
+                          "unit quaternion (w, x, y, z), body frame to inertial frame");
+        h5::write_dataset(s, "inertia", flat(b.inertia), n, 3, "kg m^2",
+                          "principal moments of inertia, body frame");
+        h5::write_dataset(s, "aggregate", b.aggregate.data(), n, "",
+                          "rigid aggregate id, -1 for a free body");
+    }
+    ++next_snapshot_index_;
+    h5::close_file(file, path_);
+    flush(); // diagnostics up to this snapshot reach the disk with it
+}
+
+void RunFile::append_diagnostics(const integrate::Diagnostics& d) { pending_.push_back(d); }
+
+void RunFile::flush() {
+    if (pending_.empty()) return;
+    h5::Handle file = h5::open_file(path_, h5::Mode::read_write);
+    {
+        h5::Handle diag = h5::open_group(file.get(), "diagnostics");
+        const std::size_t rows = pending_.size();
+        std::vector<double> column;
+        std::vector<std::int64_t> steps;
+        for (const auto& s : series_specs) {
+            const std::string name = s.name;
+            if (s.integer) {
+                steps.clear();
+                for (const auto& d : pending_) steps.push_back(d.step);
+                h5::append_rows(diag.get(), name, steps.data(), rows, true);
+                continue;
+            }
+            column.clear();
+            for (const auto& d : pending_) {
+                const auto put = [&](const Vec3& v) { column.insert(column.end(), v.data(), v.data() + 3); };
+                if (name == "time") column.push_back(d.time);
+                else if (name == "kinetic_translational") column.push_back(d.kinetic_translational);
+                else if (name == "kinetic_rotational") column.push_back(d.kinetic_rotational);
+                else if (name == "potential") column.push_back(d.potential);
+                else if (name == "total_energy") column.push_back(d.total_energy);
+                else if (name == "momentum") put(d.momentum);
+                else if (name == "angular_momentum") put(d.angular_momentum);
+                else if (name == "angular_momentum_com") put(d.angular_momentum_com);
+                else if (name == "com_position") put(d.com_position);
+                else if (name == "com_velocity") put(d.com_velocity);
+            }
+            h5::append_rows(diag.get(), name, column.data(), rows, false);
+        }
+    }
+    h5::close_file(file, path_);
+    pending_.clear();
+}
+
+void RunFile::truncate_after(std::int64_t step) {
+    pending_.clear();
+    h5::Handle file = h5::open_file(path_, h5::Mode::read_write);
+    {
+        h5::Handle snaps = h5::open_group(file.get(), "snapshots");
+        while (next_snapshot_index_ > 0) {
+            const std::string last = snapshot_name(next_snapshot_index_ - 1);
+            h5::Handle g = h5::open_group(snaps.get(), last);
+            if (h5::read_attr_int(g.get(), "step") <= step) break;
+            g.reset();
+            if (H5Ldelete(snaps.get(), last.c_str(), H5P_DEFAULT) < 0)
+                throw IoError("'" + path_ + "': cannot delete snapshot " + last);
+            --next_snapshot_index_;
+        }
+        h5::Handle diag = h5::open_group(file.get(), "diagnostics");
+        const std::vector<std::int64_t> steps = h5::read_ints(diag.get(), "step");
+        std::size_t keep = 0;
+        while (keep < steps.size() && steps[keep] <= step) ++keep;
+        for (const auto& s : series_specs) h5::truncate_rows(diag.get(), s.name, keep);
+    }
+    h5::close_file(file, path_);
+}
+
+void RunFile::update_parameters(const std::string& parameters_toml) {
+    h5::Handle file = h5::open_file(path_, h5::Mode::read_write);
+    {
+        h5::Handle params = h5::open_group(file.get(), "parameters");
+        h5::write_attr(params.get(), "toml", parameters_toml);
+    }
+    h5::close_file(file, path_);
+}
+
+void RunFile::mark_complete(bool complete, double energy_error, double angular_momentum_error) {
+    flush();
+    h5::Handle file = h5::open_file(path_, h5::Mode::read_write);
+    h5::write_attr(file.get(), "complete", std::int64_t{complete ? 1 : 0});
+    h5::write_attr(file.get(), "relative_energy_error", energy_error);
+    h5::write_attr(file.get(), "relative_angular_momentum_error", angular_momentum_error);
+    h5::close_file(file, path_);
+}
+
+void check_rubble_file(const std::string& path) {
+    h5::Handle file = open_rubble(path, h5::Mode::read);
+}
+
+std::int64_t snapshot_count(const std::string& path) {
+    h5::Handle file = open_rubble(path, h5::Mode::read);
+    h5::Handle snaps = h5::open_group(file.get(), "snapshots");
+    H5G_info_t info;
+    if (H5Gget_info(snaps.get(), &info) < 0) throw IoError("'" + path + "': H5Gget_info failed");
+    return static_cast<std::int64_t>(info.nlinks);
+}
+
+Snapshot read_snapshot(const std::string& path, std::int64_t index) {
+    const std::int64_t count = snapshot_count(path);
+    const std::int64_t i = index < 0 ? count + index : index;
+    if (i < 0 || i >= count) {
+        throw InputError("'" + path + "': snapshot " + std::to_string(index) +
+                         " does not exist (the file has " + std::to_string(count) + ")");
+    }
+    h5::Handle file = open_rubble(path, h5::Mode::read);
+    const std::string name = "snapshots/" + snapshot_name(i);
+    const std::string where = "'" + path + "':/" + name;
+    if (!h5::exists(file.get(), "snapshots") || !h5::exists(file.get(), name))
+        throw InputError(where + " is missing");
+    h5::Handle g = h5::open_group(file.get(), name);
+    const hid_t s = g.get();
+    Snapshot snap;
+    snap.index = i;
+    try {
+        snap.time = h5::read_attr_double(s, "time");
+        snap.step = h5::read_attr_int(s, "step");
+        Bodies& b = snap.bodies;
+        b.id = h5::read_ints(s, "id");
+        b.mass = h5::read_doubles(s, "mass");
+        b.radius = h5::read_doubles(s, "radius");
+        b.pos = to_vec3(h5::read_doubles(s, "position"), where + "/position");
+        b.vel = to_vec3(h5::read_doubles(s, "velocity"), where + "/velocity");
+        b.spin = to_vec3(h5::read_doubles(s, "spin"), where + "/spin");
+        b.inertia = to_vec3(h5::read_doubles(s, "inertia"), where + "/inertia");
+        b.aggregate = h5::read_ints(s, "aggregate");
+        const std::vector<double> q = h5::read_doubles(s, "orientation");
+        if (q.size() != 4 * b.id.size()) throw InputError(where + "/orientation: wrong shape");
+        b.orientation.resize(b.id.size());
+        for (std::size_t k = 0; k < b.id.size(); ++k)
+            b.orientation[k] = Quat(q[4 * k], q[4 * k + 1], q[4 * k + 2], q[4 * k + 3]);
+    } catch (const IoError& e) {
+        throw InputError(where + ": " + e.what());
+    }
+    try {
+        snap.bodies.check_consistent();
+    } catch (const std::logic_error&) {
+        throw InputError(where + ": per-body datasets have different lengths");
+    }
+    return snap;
+}
+
+std::string read_parameters_toml(const std::string& path) {
+    h5::Handle file = open_rubble(path, h5::Mode::read);
+    h5::Handle params = h5::open_group(file.get(), "parameters");
+    return h5::read_attr_string(params.get(), "toml");
+}
+
+std::vector<integrate::Diagnostics> read_diagnostics(const std::string& path) {
+    h5::Handle file = open_rubble(path, h5::Mode::read);
+    h5::Handle diag = h5::open_group(file.get(), "diagnostics");
+    const hid_t g = diag.get();
+    const auto steps = h5::read_ints(g, "step");
+    const auto col = [&](const char* name) { return h5::read_doubles(g, name); };
+    const auto time = col("time"), kt = col("kinetic_translational"), kr = col("kinetic_rotational"),
+               pot = col("potential"), tot = col("total_energy"), p = col("momentum"),
+               l = col("angular_momentum"), lc = col("angular_momentum_com"),
+               cp = col("com_position"), cv = col("com_velocity");
+    std::vector<integrate::Diagnostics> out(steps.size());
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        auto& d = out[i];
+        const auto v3 = [&](const std::vector<double>& c) {
+            return Vec3(c[3 * i], c[3 * i + 1], c[3 * i + 2]);
+        };
+        d.step = steps[i];
+        d.time = time[i];
+        d.kinetic_translational = kt[i];
+        d.kinetic_rotational = kr[i];
+        d.potential = pot[i];
+        d.total_energy = tot[i];
+        d.momentum = v3(p);
+        d.angular_momentum = v3(l);
+        d.angular_momentum_com = v3(lc);
+        d.com_position = v3(cp);
+        d.com_velocity = v3(cv);
+    }
+    return out;
+}
+
+bool is_complete(const std::string& path) {
+    h5::Handle file = open_rubble(path, h5::Mode::read);
+    return h5::read_attr_int(file.get(), "complete") == 1;
+}
+
+double read_start_time(const std::string& path) {
+    h5::Handle file = open_rubble(path, h5::Mode::read);
+    return h5::read_attr_double(file.get(), "start_time");
+}
+
+} // namespace rubble::io
