@@ -4,6 +4,8 @@
 
 namespace rubble::gpu {
 
-DeviceReport query_devices() { return {0, "built without CUDA"}; }
+DeviceReport query_devices() {
+    return {0, "built without CUDA"};
+}
 
 } // namespace rubble::gpu

@@ -39,10 +39,14 @@ std::string option_help(const io::ParamSpec& s) {
 
 const char* type_label(io::ParamType t) {
     switch (t) {
-    case io::ParamType::real: return "REAL";
-    case io::ParamType::integer: return "INT";
-    case io::ParamType::boolean: return "BOOL";
-    case io::ParamType::string: return "TEXT";
+    case io::ParamType::real:
+        return "REAL";
+    case io::ParamType::integer:
+        return "INT";
+    case io::ParamType::boolean:
+        return "BOOL";
+    case io::ParamType::string:
+        return "TEXT";
     }
     return "VALUE";
 }
@@ -59,16 +63,18 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     run_cmd->add_option("params", run.params_path, "TOML parameter file (see params/)");
     run_cmd->add_option("--resume", run.resume_path,
                         "Continue the run stored in this HDF5 output from its last snapshot");
-    run_cmd->add_option("--stop-after", run.stop_after,
-                        "Stop (resumably, with a snapshot) after this many steps")
+    run_cmd
+        ->add_option("--stop-after", run.stop_after,
+                     "Stop (resumably, with a snapshot) after this many steps")
         ->check(CLI::NonNegativeNumber);
     run_cmd->add_flag("--quiet", run.quiet, "No progress line");
     std::map<std::string, std::string> override_text;
     std::map<std::string, CLI::Option*> override_opts;
     for (const auto& s : io::parameter_specs()) {
-        override_opts[s.key] = run_cmd->add_option("--" + s.key, override_text[s.key], option_help(s))
-                                   ->group("Parameters [" + s.section() + "]")
-                                   ->type_name(type_label(s.type));
+        override_opts[s.key] =
+            run_cmd->add_option("--" + s.key, override_text[s.key], option_help(s))
+                ->group("Parameters [" + s.section() + "]")
+                ->type_name(type_label(s.type));
     }
 
     bool markdown = false;

@@ -11,7 +11,9 @@ using Handler = void (*)(int);
 Handler previous_int = SIG_DFL;
 Handler previous_term = SIG_DFL;
 
-extern "C" void on_signal(int) { flag = 1; }
+extern "C" void on_signal(int) {
+    flag = 1;
+}
 
 } // namespace
 
@@ -26,8 +28,14 @@ InterruptGuard::~InterruptGuard() {
     std::signal(SIGTERM, previous_term);
 }
 
-bool interrupt_requested() { return flag != 0; }
-void request_interrupt() { flag = 1; }
-void clear_interrupt() { flag = 0; }
+bool interrupt_requested() {
+    return flag != 0;
+}
+void request_interrupt() {
+    flag = 1;
+}
+void clear_interrupt() {
+    flag = 0;
+}
 
 } // namespace rubble::cli

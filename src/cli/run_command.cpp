@@ -55,7 +55,8 @@ Setup prepare_resume(const RunOptions& o) {
                                     o.resume_path + ":/parameters");
     for (const auto& [key, text] : o.overrides) {
         if (!may_change_on_resume(key))
-            throw InputError("command line (--" + key + "): a resumed run keeps its parameters; "
+            throw InputError("command line (--" + key +
+                             "): a resumed run keeps its parameters; "
                              "only integrator.t_end and integrator.n_steps may change");
         s.params.set_from_text(key, text, "command line (--" + key + ")");
     }
@@ -83,8 +84,8 @@ void report_time_step(const Bodies& bodies, const io::RunConfig& c, std::ostream
                   c.dt, limit, 0.03 / rate, rho);
     out << line;
     if (c.dt > limit) {
-        err << "warning: integrator.dt = " << c.dt << " s exceeds 1/(2 sqrt(G rho_max)) = "
-            << limit << " s: gravity between touching bodies is under-sampled (docs/integrator.md)\n";
+        err << "warning: integrator.dt = " << c.dt << " s exceeds 1/(2 sqrt(G rho_max)) = " << limit
+            << " s: gravity between touching bodies is under-sampled (docs/integrator.md)\n";
     }
 }
 
@@ -96,12 +97,12 @@ struct LoopResult {
 };
 
 LoopResult run_loop(integrate::Simulation& sim, io::RunFile& file, const Setup& s,
-                    std::int64_t n_total, const RunOptions& o,
-                    const integrate::Diagnostics& start, const integrate::Diagnostics& latest,
-                    std::ostream& err) {
-    const std::int64_t snap_every = io::interval_steps(s.config.output.snapshot_interval, s.config.dt);
-    const std::int64_t diag_every =
-        std::max<std::int64_t>(1, io::interval_steps(s.config.output.diagnostics_interval, s.config.dt));
+                    std::int64_t n_total, const RunOptions& o, const integrate::Diagnostics& start,
+                    const integrate::Diagnostics& latest, std::ostream& err) {
+    const std::int64_t snap_every =
+        io::interval_steps(s.config.output.snapshot_interval, s.config.dt);
+    const std::int64_t diag_every = std::max<std::int64_t>(
+        1, io::interval_steps(s.config.output.diagnostics_interval, s.config.dt));
     Progress progress(err, !o.quiet, isatty(STDERR_FILENO) == 1, sim.step_count(), n_total);
     LoopResult r{sim.step_count(), false, false, latest};
     const std::int64_t stop_at = o.stop_after > 0 ? sim.step_count() + o.stop_after : n_total;
@@ -112,7 +113,8 @@ LoopResult run_loop(integrate::Simulation& sim, io::RunFile& file, const Setup& 
         const bool last = k == n_total;
         const bool stop = !last && (k >= stop_at || interrupt_requested());
         if (k % diag_every == 0 || last) {
-            r.last_diag = integrate::compute_diagnostics(sim.bodies(), sim.potentials(), sim.time(), k);
+            r.last_diag =
+                integrate::compute_diagnostics(sim.bodies(), sim.potentials(), sim.time(), k);
             energy_error = integrate::relative_energy_error(r.last_diag, start);
             file.append_diagnostics(r.last_diag);
         }
@@ -138,10 +140,11 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
     const std::int64_t n_total = io::total_steps(s.config, s.state.time);
     const std::size_t n_bodies = s.state.bodies.size();
 
-    integrate::Simulation sim(std::move(s.state.bodies), gravity::make_gravity_solver(s.config.gravity),
-                              s.config.dt, s.state.time, s.first_step);
-    out << "rubble: " << n_bodies << " bodies, gravity backend " << sim.gravity().name()
-        << ", " << n_total << " steps of " << s.config.dt << " s\n";
+    integrate::Simulation sim(std::move(s.state.bodies),
+                              gravity::make_gravity_solver(s.config.gravity), s.config.dt,
+                              s.state.time, s.first_step);
+    out << "rubble: " << n_bodies << " bodies, gravity backend " << sim.gravity().name() << ", "
+        << n_total << " steps of " << s.config.dt << " s\n";
     report_time_step(sim.bodies(), s.config, out, err);
 
     io::RunFile file = resuming ? io::RunFile::open_existing(o.resume_path)
@@ -154,9 +157,9 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
         if (series.empty()) throw InputError("'" + o.resume_path + "' has no diagnostics row");
         start = series.front();
         latest = series.back();
-        file.update_parameters(s.params.to_toml());
-        out << "resuming '" << o.resume_path << "' from step " << s.first_step << " (t = "
-            << sim.time() << " s)\n";
+        file.begin_continuation(s.params.to_toml());
+        out << "resuming '" << o.resume_path << "' from step " << s.first_step
+            << " (t = " << sim.time() << " s)\n";
     } else {
         start = integrate::compute_diagnostics(sim.bodies(), sim.potentials(), sim.time(), 0);
         latest = start;
@@ -167,16 +170,18 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
     InterruptGuard guard;
     const auto wall_start = std::chrono::steady_clock::now();
     const LoopResult r = run_loop(sim, file, s, n_total, o, start, latest, err);
-    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     const double de = integrate::relative_energy_error(r.last_diag, start);
     const double dl = integrate::angular_momentum_error(r.last_diag, start);
     file.mark_complete(r.reached_end, de, dl);
 
     char line[256];
-    std::snprintf(line, sizeof line,
-                  "step %lld, t = %.6g s, %.3g s wall (%.3g steps/s); |dE/E| = %.3e, |dL/L| = %.3e\n",
-                  static_cast<long long>(r.last_step), sim.time(), wall,
-                  static_cast<double>(r.last_step - s.first_step) / std::max(wall, 1e-9), de, dl);
+    std::snprintf(
+        line, sizeof line,
+        "step %lld, t = %.6g s, %.3g s wall (%.3g steps/s); |dE/E| = %.3e, |dL/L| = %.3e\n",
+        static_cast<long long>(r.last_step), sim.time(), wall,
+        static_cast<double>(r.last_step - s.first_step) / std::max(wall, 1e-9), de, dl);
     out << line;
     if (r.reached_end) {
         out << "output: " << std::filesystem::absolute(file.path()).string() << "\n";

@@ -11,8 +11,8 @@
 namespace rubble::cli {
 
 struct RunOptions {
-    std::string params_path;  ///< TOML parameter file (empty with --resume)
-    std::string resume_path;  ///< rubble output to continue (empty for a new run)
+    std::string params_path; ///< TOML parameter file (empty with --resume)
+    std::string resume_path; ///< rubble output to continue (empty for a new run)
     std::vector<std::pair<std::string, std::string>> overrides; ///< key, text from the command line
     std::int64_t stop_after = 0; ///< stop resumably after this many steps (0: run to the end)
     bool quiet = false;

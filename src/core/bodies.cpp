@@ -54,7 +54,8 @@ void Bodies::check_consistent() const {
 
 double total_mass(const Bodies& b) {
     double m = 0.0;
-    for (double mi : b.mass) m += mi;
+    for (double mi : b.mass)
+        m += mi;
     return m;
 }
 

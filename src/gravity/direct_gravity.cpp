@@ -32,7 +32,7 @@ void DirectGravity::compute(std::span<const Vec3> pos, std::span<const double> m
     const double eps2 = eps2_;
     const auto count = static_cast<std::ptrdiff_t>(n);
 
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (count > 256) // no fork/join for tiny N
     for (std::ptrdiff_t i = 0; i < count; ++i) {
         const double xi = xs[i], yi = ys[i], zi = zs[i];
         double ax = 0.0, ay = 0.0, az = 0.0, phi = 0.0;

@@ -8,7 +8,8 @@ namespace rubble::gravity {
 
 std::unique_ptr<GravitySolver> make_gravity_solver(const GravityConfig& config) {
     switch (config.backend) {
-    case Backend::direct: return std::make_unique<DirectGravity>(config.G, config.softening);
+    case Backend::direct:
+        return std::make_unique<DirectGravity>(config.G, config.softening);
     }
     throw std::logic_error("make_gravity_solver: unhandled backend");
 }

@@ -30,8 +30,10 @@ double region_volume(const CloudConfig& c) {
 
 double draw_radius(const RadiusSpec& spec, Rng& rng) {
     switch (spec.distribution) {
-    case RadiusDistribution::fixed: return spec.radius;
-    case RadiusDistribution::uniform: return rng.uniform(spec.radius_min, spec.radius_max);
+    case RadiusDistribution::fixed:
+        return spec.radius;
+    case RadiusDistribution::uniform:
+        return rng.uniform(spec.radius_min, spec.radius_max);
     case RadiusDistribution::power_law: {
         // Inverse CDF of p(R) ~ R^-q on [a, b]: with k = 1 - q,
         // R = (a^k + u (b^k - a^k))^(1/k); k = 0 is the logarithmic case R = a (b/a)^u.
@@ -48,7 +50,8 @@ double draw_radius(const RadiusSpec& spec, Rng& rng) {
 Bodies make_cloud(const CloudConfig& c, Rng& rng) {
     const auto n = static_cast<std::size_t>(c.n);
     std::vector<double> radii(n);
-    for (auto& r : radii) r = draw_radius(c.radii, rng);
+    for (auto& r : radii)
+        r = draw_radius(c.radii, rng);
     // Largest first: big spheres find room while the region is still empty.
     std::sort(radii.begin(), radii.end(), std::greater<>());
     const double r_max = radii.front();
@@ -60,7 +63,8 @@ Bodies make_cloud(const CloudConfig& c, Rng& rng) {
                          std::to_string(c.size) + " m");
     }
     double volume = 0.0;
-    for (double r : radii) volume += 4.0 / 3.0 * pi * r * r * r;
+    for (double r : radii)
+        volume += 4.0 / 3.0 * pi * r * r * r;
     const double fraction = volume / region_volume(c);
 
     Bodies b;
@@ -105,8 +109,8 @@ Bodies make_lattice(const LatticeConfig& c) {
         for (std::int64_t j = 0; j < c.ny; ++j)
             for (std::int64_t i = 0; i < c.nx; ++i)
                 b.add_sphere(next_id++, m, c.radius,
-                             Vec3(offset(i, c.nx), offset(j, c.ny), offset(k, c.nz)),
-                             Vec3::Zero(), Vec3::Zero());
+                             Vec3(offset(i, c.nx), offset(j, c.ny), offset(k, c.nz)), Vec3::Zero(),
+                             Vec3::Zero());
     return b;
 }
 
@@ -127,7 +131,8 @@ Bodies make_two_body(const TwoBodyConfig& c, double G) {
 void apply_motion(Bodies& b, const MotionConfig& motion, Rng& rng) {
     const double m = total_mass(b);
     Vec3 centre = Vec3::Zero();
-    for (std::size_t i = 0; i < b.size(); ++i) centre += b.mass[i] * b.pos[i];
+    for (std::size_t i = 0; i < b.size(); ++i)
+        centre += b.mass[i] * b.pos[i];
     if (m > 0.0) centre /= m;
     const Vec3 omega(0.0, 0.0, motion.omega);
     for (std::size_t i = 0; i < b.size(); ++i) {

@@ -22,7 +22,9 @@ InitialState make_initial_state(const io::RunConfig& c) {
         s.bodies = make_lattice(c.lattice);
         apply_motion(s.bodies, c.motion, rng);
         break;
-    case io::IcType::two_body: s.bodies = make_two_body(c.two_body, c.G); break;
+    case io::IcType::two_body:
+        s.bodies = make_two_body(c.two_body, c.G);
+        break;
     case io::IcType::file: {
         io::Snapshot snap = io::read_snapshot(c.ic_file, c.ic_snapshot);
         s.bodies = std::move(snap.bodies);

@@ -32,7 +32,8 @@ public:
                 for (std::int64_t dz = -1; dz <= 1; ++dz) {
                     const auto it = head_.find(key({c.x + dx, c.y + dy, c.z + dz}));
                     if (it == head_.end()) continue;
-                    for (std::int64_t i = it->second; i >= 0; i = next_[static_cast<std::size_t>(i)])
+                    for (std::int64_t i = it->second; i >= 0;
+                         i = next_[static_cast<std::size_t>(i)])
                         f(static_cast<std::size_t>(i));
                 }
     }

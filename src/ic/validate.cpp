@@ -12,7 +12,9 @@
 namespace rubble::ic {
 namespace {
 
-bool finite(const Vec3& v) { return v.allFinite(); }
+bool finite(const Vec3& v) {
+    return v.allFinite();
+}
 
 std::string body_error(const std::string& origin, std::int64_t id, const std::string& what) {
     return origin + ": body id " + std::to_string(id) + ": " + what;
@@ -62,23 +64,23 @@ void validate_bodies(const Bodies& b, const std::string& origin) {
         const std::int64_t id = b.id[i];
         if (!ids.insert(id).second) throw InputError(body_error(origin, id, "duplicate id"));
         if (!(std::isfinite(b.mass[i]) && b.mass[i] > 0.0))
-            throw InputError(body_error(origin, id,
-                                        "mass = " + std::to_string(b.mass[i]) + ": must be > 0"));
+            throw InputError(
+                body_error(origin, id, "mass = " + std::to_string(b.mass[i]) + ": must be > 0"));
         if (!(std::isfinite(b.radius[i]) && b.radius[i] > 0.0))
             throw InputError(body_error(
                 origin, id, "radius = " + std::to_string(b.radius[i]) + ": must be > 0"));
         if (!finite(b.pos[i]))
-            throw InputError(body_error(origin, id, "position " + vec_text(b.pos[i]) +
-                                                        " is not finite"));
+            throw InputError(
+                body_error(origin, id, "position " + vec_text(b.pos[i]) + " is not finite"));
         if (!finite(b.vel[i]))
-            throw InputError(body_error(origin, id, "velocity " + vec_text(b.vel[i]) +
-                                                        " is not finite"));
+            throw InputError(
+                body_error(origin, id, "velocity " + vec_text(b.vel[i]) + " is not finite"));
         if (!finite(b.spin[i]))
-            throw InputError(body_error(origin, id, "spin " + vec_text(b.spin[i]) +
-                                                        " is not finite"));
+            throw InputError(
+                body_error(origin, id, "spin " + vec_text(b.spin[i]) + " is not finite"));
         if (!(b.inertia[i].allFinite() && b.inertia[i].minCoeff() > 0.0))
-            throw InputError(body_error(origin, id, "inertia " + vec_text(b.inertia[i]) +
-                                                        " must be finite and > 0"));
+            throw InputError(body_error(
+                origin, id, "inertia " + vec_text(b.inertia[i]) + " must be finite and > 0"));
         if (!(std::abs(b.orientation[i].norm() - 1.0) < 1e-6))
             throw InputError(body_error(origin, id, "orientation is not a unit quaternion"));
     }
@@ -87,9 +89,8 @@ void validate_bodies(const Bodies& b, const std::string& origin) {
         const Overlap& o = overlaps.deepest.front();
         std::ostringstream os;
         os << origin << ": " << overlaps.count << " overlapping pair(s) of spheres; deepest: ids "
-           << o.id_a << " and " << o.id_b << " overlap by " << o.depth()
-           << " m (centre distance " << o.distance << " m, sum of radii " << o.sum_radii
-           << " m)";
+           << o.id_a << " and " << o.id_b << " overlap by " << o.depth() << " m (centre distance "
+           << o.distance << " m, sum of radii " << o.sum_radii << " m)";
         throw InputError(os.str());
     }
 }

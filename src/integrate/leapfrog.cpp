@@ -8,7 +8,8 @@ namespace rubble::integrate {
 
 void kick(Bodies& b, std::span<const Vec3> acc, double h) {
     const std::size_t n = b.size();
-    for (std::size_t i = 0; i < n; ++i) b.vel[i] += h * acc[i];
+    for (std::size_t i = 0; i < n; ++i)
+        b.vel[i] += h * acc[i];
 }
 
 Quat rotate_by_spin(const Quat& q, const Vec3& w, double h) {

@@ -37,8 +37,7 @@ Handle open_attr(hid_t obj, const std::string& name) {
 }
 
 Handle open_dataset(hid_t loc, const std::string& name) {
-    return {checked(H5Dopen2(loc, name.c_str(), H5P_DEFAULT), "opening dataset " + name),
-            H5Dclose};
+    return {checked(H5Dopen2(loc, name.c_str(), H5P_DEFAULT), "opening dataset " + name), H5Dclose};
 }
 
 void label(hid_t obj, const std::string& units, const std::string& description) {
@@ -63,8 +62,8 @@ Handle open_file(const std::string& path, Mode mode) {
 
 Handle create_file(const std::string& path, bool truncate) {
     silence_errors();
-    const hid_t id = H5Fcreate(path.c_str(), truncate ? H5F_ACC_TRUNC : H5F_ACC_EXCL,
-                               H5P_DEFAULT, H5P_DEFAULT);
+    const hid_t id =
+        H5Fcreate(path.c_str(), truncate ? H5F_ACC_TRUNC : H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
     if (id < 0) throw IoError("cannot create HDF5 file '" + path + "'");
     return {id, H5Fclose};
 }
@@ -82,8 +81,7 @@ Handle create_group(hid_t loc, const std::string& name) {
 }
 
 Handle open_group(hid_t loc, const std::string& name) {
-    return {checked(H5Gopen2(loc, name.c_str(), H5P_DEFAULT), "opening group " + name),
-            H5Gclose};
+    return {checked(H5Gopen2(loc, name.c_str(), H5P_DEFAULT), "opening group " + name), H5Gclose};
 }
 
 bool exists(hid_t loc, const std::string& name) {
@@ -94,23 +92,23 @@ void write_attr(hid_t obj, const std::string& name, const std::string& value) {
     if (has_attr(obj, name)) check(H5Adelete(obj, name.c_str()), "deleting attribute " + name);
     Handle type = string_type();
     Handle space(checked(H5Screate(H5S_SCALAR), "H5Screate"), H5Sclose);
-    Handle attr(checked(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT,
-                                   H5P_DEFAULT),
-                        "creating attribute " + name),
-                H5Aclose);
+    Handle attr(
+        checked(H5Acreate2(obj, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                "creating attribute " + name),
+        H5Aclose);
     const char* text = value.c_str();
     check(H5Awrite(attr.get(), type.get(), &text), "writing attribute " + name);
 }
 
 template <class T>
-static void write_scalar_attr(hid_t obj, const std::string& name, hid_t file_type,
-                              hid_t mem_type, T value) {
+static void write_scalar_attr(hid_t obj, const std::string& name, hid_t file_type, hid_t mem_type,
+                              T value) {
     if (has_attr(obj, name)) check(H5Adelete(obj, name.c_str()), "deleting attribute " + name);
     Handle space(checked(H5Screate(H5S_SCALAR), "H5Screate"), H5Sclose);
-    Handle attr(checked(H5Acreate2(obj, name.c_str(), file_type, space.get(), H5P_DEFAULT,
-                                   H5P_DEFAULT),
-                        "creating attribute " + name),
-                H5Aclose);
+    Handle attr(
+        checked(H5Acreate2(obj, name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                "creating attribute " + name),
+        H5Aclose);
     check(H5Awrite(attr.get(), mem_type, &value), "writing attribute " + name);
 }
 
@@ -122,7 +120,9 @@ void write_attr(hid_t obj, const std::string& name, std::int64_t value) {
     write_scalar_attr(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, value);
 }
 
-bool has_attr(hid_t obj, const std::string& name) { return H5Aexists(obj, name.c_str()) > 0; }
+bool has_attr(hid_t obj, const std::string& name) {
+    return H5Aexists(obj, name.c_str()) > 0;
+}
 
 std::string read_attr_string(hid_t obj, const std::string& name) {
     Handle attr = open_attr(obj, name);
@@ -160,8 +160,8 @@ void write_dataset(hid_t loc, const std::string& name, const double* data, std::
     label(set.get(), units, description);
 }
 
-void write_dataset(hid_t loc, const std::string& name, const std::int64_t* data,
-                   std::size_t rows, const std::string& units, const std::string& description) {
+void write_dataset(hid_t loc, const std::string& name, const std::int64_t* data, std::size_t rows,
+                   const std::string& units, const std::string& description) {
     Handle space = dataspace(rows, 1);
     Handle set(checked(H5Dcreate2(loc, name.c_str(), H5T_STD_I64LE, space.get(), H5P_DEFAULT,
                                   H5P_DEFAULT, H5P_DEFAULT),
@@ -177,8 +177,8 @@ std::pair<std::size_t, std::size_t> dataset_shape(hid_t loc, const std::string& 
     Handle space(checked(H5Dget_space(set.get()), "H5Dget_space"), H5Sclose);
     std::array<hsize_t, 2> dims{0, 1};
     const int rank = H5Sget_simple_extent_ndims(space.get());
-    if (rank < 1 || rank > 2) throw IoError("dataset " + name + " has rank " +
-                                            std::to_string(rank));
+    if (rank < 1 || rank > 2)
+        throw IoError("dataset " + name + " has rank " + std::to_string(rank));
     H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
     return {static_cast<std::size_t>(dims[0]), rank == 2 ? static_cast<std::size_t>(dims[1]) : 1};
 }
@@ -231,11 +231,10 @@ void append_rows(hid_t loc, const std::string& name, const void* data, std::size
     Handle file_space(checked(H5Dget_space(set.get()), "H5Dget_space"), H5Sclose);
     const std::array<hsize_t, 2> start{old_rows, 0};
     const std::array<hsize_t, 2> count{rows, cols};
-    check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr,
-                              count.data(), nullptr),
+    check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
+                              nullptr),
           "selecting rows of " + name);
-    Handle mem_space(checked(H5Screate_simple(rank, count.data(), nullptr), "H5Screate"),
-                     H5Sclose);
+    Handle mem_space(checked(H5Screate_simple(rank, count.data(), nullptr), "H5Screate"), H5Sclose);
     check(H5Dwrite(set.get(), integer ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE, mem_space.get(),
                    file_space.get(), H5P_DEFAULT, data),
           "appending to " + name);

@@ -19,8 +19,7 @@ public:
     Handle(hid_t id, Closer closer) : id_(id), closer_(closer) {}
     Handle(const Handle&) = delete;
     Handle& operator=(const Handle&) = delete;
-    Handle(Handle&& o) noexcept
-        : id_(std::exchange(o.id_, H5I_INVALID_HID)), closer_(o.closer_) {}
+    Handle(Handle&& o) noexcept : id_(std::exchange(o.id_, H5I_INVALID_HID)), closer_(o.closer_) {}
     Handle& operator=(Handle&& o) noexcept {
         if (this != &o) {
             reset();
@@ -71,12 +70,11 @@ void write_attr(hid_t obj, const std::string& name, std::int64_t value);
 /// `description` attributes.
 void write_dataset(hid_t loc, const std::string& name, const double* data, std::size_t rows,
                    std::size_t cols, const std::string& units, const std::string& description);
-void write_dataset(hid_t loc, const std::string& name, const std::int64_t* data,
-                   std::size_t rows, const std::string& units, const std::string& description);
+void write_dataset(hid_t loc, const std::string& name, const std::int64_t* data, std::size_t rows,
+                   const std::string& units, const std::string& description);
 
 /// Shape of a dataset: {rows, cols} (cols = 1 for one-dimensional).
-[[nodiscard]] std::pair<std::size_t, std::size_t> dataset_shape(hid_t loc,
-                                                                const std::string& name);
+[[nodiscard]] std::pair<std::size_t, std::size_t> dataset_shape(hid_t loc, const std::string& name);
 [[nodiscard]] std::vector<double> read_doubles(hid_t loc, const std::string& name);
 [[nodiscard]] std::vector<std::int64_t> read_ints(hid_t loc, const std::string& name);
 

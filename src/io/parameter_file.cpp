@@ -2,6 +2,7 @@
 // TOML parameter files (TOML v1.0 via toml++), read strictly: every key must be known.
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -19,8 +20,8 @@ std::string where(const std::string& origin, const toml::source_region& r) {
 void read_table(const toml::table& table, const std::string& prefix, const std::string& origin,
                 ParameterSet& params) {
     for (auto&& [k, node] : table) {
-        const std::string key = prefix.empty() ? std::string(k.str())
-                                               : prefix + "." + std::string(k.str());
+        const std::string key =
+            prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
         const std::string src = where(origin, node.source());
         if (const auto* sub = node.as_table()) {
             read_table(*sub, key, origin, params);
@@ -47,8 +48,8 @@ ParameterSet parse_parameters(const std::string& toml_text, const std::string& o
     try {
         table = toml::parse(toml_text, origin);
     } catch (const toml::parse_error& e) {
-        throw InputError(where(origin, e.source()) + ": malformed TOML: " +
-                         std::string(e.description()));
+        throw InputError(where(origin, e.source()) +
+                         ": malformed TOML: " + std::string(e.description()));
     }
     ParameterSet params;
     read_table(table, "", origin, params);
@@ -56,6 +57,8 @@ ParameterSet parse_parameters(const std::string& toml_text, const std::string& o
 }
 
 ParameterSet load_parameter_file(const std::string& path) {
+    if (std::filesystem::is_directory(path))
+        throw InputError("cannot read parameter file '" + path + "': it is a directory");
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         throw InputError("cannot read parameter file '" + path + "': " + std::strerror(errno));

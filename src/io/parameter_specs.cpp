@@ -15,8 +15,16 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 
 ParamSpec real(std::string key, std::string unit, std::string def, std::string help, double lo,
                double hi, bool lo_open, bool hi_open = true) {
-    return ParamSpec{std::move(key), ParamType::real, std::move(unit), std::move(def),
-                     std::move(help), lo, hi, lo_open, hi_open, {}};
+    return ParamSpec{std::move(key),
+                     ParamType::real,
+                     std::move(unit),
+                     std::move(def),
+                     std::move(help),
+                     lo,
+                     hi,
+                     lo_open,
+                     hi_open,
+                     {}};
 }
 ParamSpec positive(std::string key, std::string unit, std::string def, std::string help) {
     return real(std::move(key), std::move(unit), std::move(def), std::move(help), 0.0, inf, true);
@@ -25,17 +33,34 @@ ParamSpec non_negative(std::string key, std::string unit, std::string def, std::
     return real(std::move(key), std::move(unit), std::move(def), std::move(help), 0.0, inf, false);
 }
 ParamSpec integer(std::string key, std::string def, std::string help, double lo) {
-    return ParamSpec{std::move(key), ParamType::integer, "", std::move(def), std::move(help),
-                     lo, inf, false, true, {}};
+    return ParamSpec{std::move(key),
+                     ParamType::integer,
+                     "",
+                     std::move(def),
+                     std::move(help),
+                     lo,
+                     inf,
+                     false,
+                     true,
+                     {}};
 }
 ParamSpec boolean(std::string key, std::string def, std::string help) {
-    return ParamSpec{std::move(key), ParamType::boolean, "", std::move(def), std::move(help),
-                     -inf, inf, false, false, {}};
+    return ParamSpec{std::move(key),
+                     ParamType::boolean,
+                     "",
+                     std::move(def),
+                     std::move(help),
+                     -inf,
+                     inf,
+                     false,
+                     false,
+                     {}};
 }
 ParamSpec text(std::string key, std::string def, std::string help,
                std::vector<std::string> choices = {}) {
-    return ParamSpec{std::move(key),  ParamType::string, "", std::move(def), std::move(help),
-                     -inf, inf, false, false, std::move(choices)};
+    return ParamSpec{
+        std::move(key), ParamType::string, "", std::move(def), std::move(help), -inf, inf, false,
+        false,          std::move(choices)};
 }
 
 std::vector<ParamSpec> make_specs() {
@@ -51,7 +76,8 @@ std::vector<ParamSpec> make_specs() {
              {"direct"}),
         non_negative("gravity.softening", "m", "0.0",
                      "Plummer softening length; 0 for Newtonian point masses"),
-        text("output.file", "\"rubble_out.h5\"", "HDF5 output file (relative to the working "
+        text("output.file", "\"rubble_out.h5\"",
+             "HDF5 output file (relative to the working "
              "directory)"),
         boolean("output.overwrite", "false", "Replace output.file if it exists"),
         non_negative("output.snapshot_interval", "s", "0.0",
@@ -75,8 +101,8 @@ std::vector<ParamSpec> make_specs() {
         positive("ic.cloud.radius", "m", "10.0", "Radius of every sphere (fixed distribution)"),
         positive("ic.cloud.radius_min", "m", "5.0", "Smallest radius (uniform, power_law)"),
         positive("ic.cloud.radius_max", "m", "20.0", "Largest radius (uniform, power_law)"),
-        real("ic.cloud.power_law_index", "", "3.5",
-             "q in dN/dR ~ R^-q (power_law distribution)", -inf, inf, true),
+        real("ic.cloud.power_law_index", "", "3.5", "q in dN/dR ~ R^-q (power_law distribution)",
+             -inf, inf, true),
         positive("ic.cloud.density", "kg m^-3", "2000.0", "Density of every sphere"),
         integer("ic.lattice.nx", "10", "Spheres along x", 1),
         integer("ic.lattice.ny", "10", "Spheres along y", 1),
@@ -113,7 +139,8 @@ std::string format_bound(double v) {
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
     std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        prev[j] = j;
     for (std::size_t i = 1; i <= a.size(); ++i) {
         cur[0] = i;
         for (std::size_t j = 1; j <= b.size(); ++j) {
@@ -140,7 +167,8 @@ std::string ParamSpec::name() const {
 std::string ParamSpec::range_text() const {
     if (!choices.empty()) {
         std::string s = "one of ";
-        for (std::size_t i = 0; i < choices.size(); ++i) s += (i ? ", " : "") + choices[i];
+        for (std::size_t i = 0; i < choices.size(); ++i)
+            s += (i ? ", " : "") + choices[i];
         return s;
     }
     if (type != ParamType::real && type != ParamType::integer) return "";

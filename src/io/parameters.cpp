@@ -12,20 +12,28 @@ namespace {
 
 const char* type_name(ParamType t) {
     switch (t) {
-    case ParamType::real: return "a real number";
-    case ParamType::integer: return "an integer";
-    case ParamType::boolean: return "a boolean (true or false)";
-    case ParamType::string: return "a string";
+    case ParamType::real:
+        return "a real number";
+    case ParamType::integer:
+        return "an integer";
+    case ParamType::boolean:
+        return "a boolean (true or false)";
+    case ParamType::string:
+        return "a string";
     }
     return "?";
 }
 
 const char* value_type_name(const ParamValue& v) {
     switch (v.index()) {
-    case 0: return "real";
-    case 1: return "integer";
-    case 2: return "boolean";
-    default: return "string";
+    case 0:
+        return "real";
+    case 1:
+        return "integer";
+    case 2:
+        return "boolean";
+    default:
+        return "string";
     }
 }
 
@@ -92,7 +100,8 @@ ParamValue validated(const ParamSpec& s, const ParamValue& v, const std::string&
         }
         if (!s.choices.empty()) {
             bool ok = false;
-            for (const auto& c : s.choices) ok = ok || c == *str;
+            for (const auto& c : s.choices)
+                ok = ok || c == *str;
             if (!ok) throw make_error(source, s.key, v, "must be " + s.range_text());
         }
         return v;
@@ -131,10 +140,15 @@ ParameterSet::ParameterSet() {
     for (const auto& s : parameter_specs()) {
         ParamValue v;
         switch (s.type) {
-        case ParamType::real: v = std::strtod(s.default_text.c_str(), nullptr); break;
-        case ParamType::integer: v = std::int64_t{std::strtoll(s.default_text.c_str(), nullptr, 10)};
+        case ParamType::real:
+            v = std::strtod(s.default_text.c_str(), nullptr);
             break;
-        case ParamType::boolean: v = s.default_text == "true"; break;
+        case ParamType::integer:
+            v = std::int64_t{std::strtoll(s.default_text.c_str(), nullptr, 10)};
+            break;
+        case ParamType::boolean:
+            v = s.default_text == "true";
+            break;
         case ParamType::string:
             v = s.default_text.substr(1, s.default_text.size() - 2); // strip the quotes
             break;
@@ -143,8 +157,7 @@ ParameterSet::ParameterSet() {
     }
 }
 
-void ParameterSet::set(const std::string& key, const ParamValue& value,
-                       const std::string& source) {
+void ParameterSet::set(const std::string& key, const ParamValue& value, const std::string& source) {
     const ParamSpec* s = find_spec(key);
     if (!s) {
         const std::string near = closest_key(key);
@@ -186,7 +199,9 @@ void ParameterSet::set_from_text(const std::string& key, const std::string& text
         if (text != "true" && text != "false") throw bad(type_name(s->type));
         set(key, text == "true", source);
         return;
-    case ParamType::string: set(key, text, source); return;
+    case ParamType::string:
+        set(key, text, source);
+        return;
     }
 }
 
@@ -208,7 +223,9 @@ bool ParameterSet::boolean(const std::string& key) const {
 const std::string& ParameterSet::string(const std::string& key) const {
     return std::get<std::string>(entry(key).value);
 }
-const ParamValue& ParameterSet::value(const std::string& key) const { return entry(key).value; }
+const ParamValue& ParameterSet::value(const std::string& key) const {
+    return entry(key).value;
+}
 const std::string& ParameterSet::source(const std::string& key) const {
     return entry(key).source;
 }
@@ -254,8 +271,8 @@ std::string parameters_markdown() {
                         : s.type == ParamType::boolean ? "boolean"
                                                        : "string";
         os << "| `" << s.key << "` | " << t << " | " << (s.unit.empty() ? "-" : s.unit) << " | `"
-           << s.default_text << "` | " << (s.range_text().empty() ? "-" : s.range_text())
-           << " | " << s.help << " |\n";
+           << s.default_text << "` | " << (s.range_text().empty() ? "-" : s.range_text()) << " | "
+           << s.help << " |\n";
     }
     return os.str();
 }

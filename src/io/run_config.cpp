@@ -15,10 +15,10 @@ RunConfig make_run_config(const ParameterSet& p) {
     c.t_end = p.real("integrator.t_end");
     c.n_steps = p.integer("integrator.n_steps");
     if ((c.t_end > 0.0) == (c.n_steps > 0)) {
-        throw p.error("integrator.n_steps",
-                      "set exactly one of integrator.t_end (now " +
-                          to_toml_text(p.value("integrator.t_end")) + ", from " +
-                          p.source("integrator.t_end") + ") and integrator.n_steps");
+        throw p.error("integrator.n_steps", "set exactly one of integrator.t_end (now " +
+                                                to_toml_text(p.value("integrator.t_end")) +
+                                                ", from " + p.source("integrator.t_end") +
+                                                ") and integrator.n_steps");
     }
     c.gravity.backend = gravity::Backend::direct; // the only choice the table allows today
     c.gravity.G = c.G;
@@ -64,8 +64,8 @@ RunConfig make_run_config(const ParameterSet& p) {
     c.lattice.density = p.real("ic.lattice.density");
     if (c.ic_type == IcType::lattice && c.lattice.spacing < 2.0 * c.lattice.radius) {
         throw p.error("ic.lattice.spacing",
-                      "must be >= 2 * ic.lattice.radius = " +
-                          to_toml_text(2.0 * c.lattice.radius) + " m, or the spheres overlap");
+                      "must be >= 2 * ic.lattice.radius = " + to_toml_text(2.0 * c.lattice.radius) +
+                          " m, or the spheres overlap");
     }
 
     c.motion.v0 = p.real("ic.motion.v0");

@@ -19,7 +19,9 @@ std::string snapshot_name(std::int64_t index) {
     return buf;
 }
 
-const double* flat(const std::vector<Vec3>& v) { return v.empty() ? nullptr : v[0].data(); }
+const double* flat(const std::vector<Vec3>& v) {
+    return v.empty() ? nullptr : v[0].data();
+}
 
 std::vector<Vec3> to_vec3(const std::vector<double>& flat_values, const std::string& what) {
     if (flat_values.size() % 3 != 0) throw InputError(what + " does not have 3 columns");
@@ -90,8 +92,9 @@ RunFile RunFile::create(const std::string& path, const std::string& parameters_t
     h5::write_attr(f, "format", std::string("rubble"));
     h5::write_attr(f, "format_version", output_format_version);
     h5::write_attr(f, "code_version", std::string(version));
-    h5::write_attr(f, "build", std::string(build_compiler) + ", " + build_type +
-                                   (build_cuda ? ", CUDA" : ", no CUDA"));
+    h5::write_attr(f, "build",
+                   std::string(build_compiler) + ", " + build_type +
+                       (build_cuda ? ", CUDA" : ", no CUDA"));
     h5::write_attr(f, "complete", std::int64_t{0});
     h5::write_attr(f, "start_time", start_time);
     {
@@ -152,7 +155,9 @@ void RunFile::write_snapshot(const Bodies& b, double time, std::int64_t step) {
     flush(); // diagnostics up to this snapshot reach the disk with it
 }
 
-void RunFile::append_diagnostics(const integrate::Diagnostics& d) { pending_.push_back(d); }
+void RunFile::append_diagnostics(const integrate::Diagnostics& d) {
+    pending_.push_back(d);
+}
 
 void RunFile::flush() {
     if (pending_.empty()) return;
@@ -166,23 +171,36 @@ void RunFile::flush() {
             const std::string name = s.name;
             if (s.integer) {
                 steps.clear();
-                for (const auto& d : pending_) steps.push_back(d.step);
+                for (const auto& d : pending_)
+                    steps.push_back(d.step);
                 h5::append_rows(diag.get(), name, steps.data(), rows, true);
                 continue;
             }
             column.clear();
             for (const auto& d : pending_) {
-                const auto put = [&](const Vec3& v) { column.insert(column.end(), v.data(), v.data() + 3); };
-                if (name == "time") column.push_back(d.time);
-                else if (name == "kinetic_translational") column.push_back(d.kinetic_translational);
-                else if (name == "kinetic_rotational") column.push_back(d.kinetic_rotational);
-                else if (name == "potential") column.push_back(d.potential);
-                else if (name == "total_energy") column.push_back(d.total_energy);
-                else if (name == "momentum") put(d.momentum);
-                else if (name == "angular_momentum") put(d.angular_momentum);
-                else if (name == "angular_momentum_com") put(d.angular_momentum_com);
-                else if (name == "com_position") put(d.com_position);
-                else if (name == "com_velocity") put(d.com_velocity);
+                const auto put = [&](const Vec3& v) {
+                    column.insert(column.end(), v.data(), v.data() + 3);
+                };
+                if (name == "time")
+                    column.push_back(d.time);
+                else if (name == "kinetic_translational")
+                    column.push_back(d.kinetic_translational);
+                else if (name == "kinetic_rotational")
+                    column.push_back(d.kinetic_rotational);
+                else if (name == "potential")
+                    column.push_back(d.potential);
+                else if (name == "total_energy")
+                    column.push_back(d.total_energy);
+                else if (name == "momentum")
+                    put(d.momentum);
+                else if (name == "angular_momentum")
+                    put(d.angular_momentum);
+                else if (name == "angular_momentum_com")
+                    put(d.angular_momentum_com);
+                else if (name == "com_position")
+                    put(d.com_position);
+                else if (name == "com_velocity")
+                    put(d.com_velocity);
             }
             h5::append_rows(diag.get(), name, column.data(), rows, false);
         }
@@ -208,14 +226,17 @@ void RunFile::truncate_after(std::int64_t step) {
         h5::Handle diag = h5::open_group(file.get(), "diagnostics");
         const std::vector<std::int64_t> steps = h5::read_ints(diag.get(), "step");
         std::size_t keep = 0;
-        while (keep < steps.size() && steps[keep] <= step) ++keep;
-        for (const auto& s : series_specs) h5::truncate_rows(diag.get(), s.name, keep);
+        while (keep < steps.size() && steps[keep] <= step)
+            ++keep;
+        for (const auto& s : series_specs)
+            h5::truncate_rows(diag.get(), s.name, keep);
     }
     h5::close_file(file, path_);
 }
 
-void RunFile::update_parameters(const std::string& parameters_toml) {
+void RunFile::begin_continuation(const std::string& parameters_toml) {
     h5::Handle file = h5::open_file(path_, h5::Mode::read_write);
+    h5::write_attr(file.get(), "complete", std::int64_t{0});
     {
         h5::Handle params = h5::open_group(file.get(), "parameters");
         h5::write_attr(params.get(), "toml", parameters_toml);
@@ -300,9 +321,9 @@ std::vector<integrate::Diagnostics> read_diagnostics(const std::string& path) {
     const hid_t g = diag.get();
     const auto steps = h5::read_ints(g, "step");
     const auto col = [&](const char* name) { return h5::read_doubles(g, name); };
-    const auto time = col("time"), kt = col("kinetic_translational"), kr = col("kinetic_rotational"),
-               pot = col("potential"), tot = col("total_energy"), p = col("momentum"),
-               l = col("angular_momentum"), lc = col("angular_momentum_com"),
+    const auto time = col("time"), kt = col("kinetic_translational"),
+               kr = col("kinetic_rotational"), pot = col("potential"), tot = col("total_energy"),
+               p = col("momentum"), l = col("angular_momentum"), lc = col("angular_momentum_com"),
                cp = col("com_position"), cv = col("com_velocity");
     std::vector<integrate::Diagnostics> out(steps.size());
     for (std::size_t i = 0; i < out.size(); ++i) {

@@ -16,14 +16,14 @@
 namespace rubble {
 
 struct Bodies {
-    std::vector<std::int64_t> id;       ///< stable identifier, unique
-    std::vector<double> mass;           ///< kg
-    std::vector<double> radius;         ///< m (sphere radius)
-    std::vector<Vec3> pos;              ///< m, centre of mass, inertial frame
-    std::vector<Vec3> vel;              ///< m/s, inertial frame
-    std::vector<Vec3> spin;             ///< rad/s, angular velocity in the inertial frame
-    std::vector<Quat> orientation;      ///< body frame -> inertial frame, unit quaternion
-    std::vector<Vec3> inertia;          ///< kg m^2, principal moments in the body frame
+    std::vector<std::int64_t> id;        ///< stable identifier, unique
+    std::vector<double> mass;            ///< kg
+    std::vector<double> radius;          ///< m (sphere radius)
+    std::vector<Vec3> pos;               ///< m, centre of mass, inertial frame
+    std::vector<Vec3> vel;               ///< m/s, inertial frame
+    std::vector<Vec3> spin;              ///< rad/s, angular velocity in the inertial frame
+    std::vector<Quat> orientation;       ///< body frame -> inertial frame, unit quaternion
+    std::vector<Vec3> inertia;           ///< kg m^2, principal moments in the body frame
     std::vector<std::int64_t> aggregate; ///< rigid aggregate id, -1 for a free body
 
     [[nodiscard]] std::size_t size() const { return id.size(); }
@@ -39,7 +39,9 @@ struct Bodies {
 };
 
 /// Moment of inertia of a homogeneous solid sphere about a diameter: I = 2/5 m R^2.
-[[nodiscard]] inline double solid_sphere_inertia(double m, double r) { return 0.4 * m * r * r; }
+[[nodiscard]] inline double solid_sphere_inertia(double m, double r) {
+    return 0.4 * m * r * r;
+}
 
 /// Mass of a homogeneous sphere of density rho (kg/m^3) and radius r (m).
 [[nodiscard]] inline double sphere_mass(double rho, double r) {

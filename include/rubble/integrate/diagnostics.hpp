@@ -9,17 +9,17 @@
 namespace rubble::integrate {
 
 struct Diagnostics {
-    double time = 0.0;                 ///< s
-    std::int64_t step = 0;             ///< step number
-    double kinetic_translational = 0;  ///< J, sum m v^2 / 2
-    double kinetic_rotational = 0;     ///< J, sum w.I.w / 2
-    double potential = 0;              ///< J, sum m phi / 2
-    double total_energy = 0;           ///< J
-    Vec3 momentum = Vec3::Zero();      ///< kg m/s
+    double time = 0.0;                        ///< s
+    std::int64_t step = 0;                    ///< step number
+    double kinetic_translational = 0;         ///< J, sum m v^2 / 2
+    double kinetic_rotational = 0;            ///< J, sum w.I.w / 2
+    double potential = 0;                     ///< J, sum m phi / 2
+    double total_energy = 0;                  ///< J
+    Vec3 momentum = Vec3::Zero();             ///< kg m/s
     Vec3 angular_momentum = Vec3::Zero();     ///< kg m^2/s about the origin, orbital + spin
     Vec3 angular_momentum_com = Vec3::Zero(); ///< kg m^2/s about the centre of mass
-    Vec3 com_position = Vec3::Zero();  ///< m
-    Vec3 com_velocity = Vec3::Zero();  ///< m/s
+    Vec3 com_position = Vec3::Zero();         ///< m
+    Vec3 com_velocity = Vec3::Zero();         ///< m/s
 };
 
 /// Diagnostics of bodies whose specific potentials (J/kg) are given (from the force evaluation

@@ -24,12 +24,12 @@ struct ParamSpec {
     std::string help;         ///< one sentence
     double lower = -std::numeric_limits<double>::infinity();
     double upper = std::numeric_limits<double>::infinity();
-    bool lower_open = false; ///< lower bound excluded
-    bool upper_open = false; ///< upper bound excluded
+    bool lower_open = false;          ///< lower bound excluded
+    bool upper_open = false;          ///< upper bound excluded
     std::vector<std::string> choices; ///< allowed values of a string parameter (empty: any)
 
-    [[nodiscard]] std::string section() const; ///< "ic.cloud" for "ic.cloud.n"
-    [[nodiscard]] std::string name() const;    ///< "n" for "ic.cloud.n"
+    [[nodiscard]] std::string section() const;    ///< "ic.cloud" for "ic.cloud.n"
+    [[nodiscard]] std::string name() const;       ///< "n" for "ic.cloud.n"
     [[nodiscard]] std::string range_text() const; ///< "> 0", "in [0, 1)", "one of a|b", ""
 };
 
@@ -56,8 +56,7 @@ public:
     /// key, value, unit and the allowed range.
     void set(const std::string& key, const ParamValue& value, const std::string& source);
     /// Sets `key` from command-line text, parsed according to the key's type.
-    void set_from_text(const std::string& key, const std::string& text,
-                       const std::string& source);
+    void set_from_text(const std::string& key, const std::string& text, const std::string& source);
 
     [[nodiscard]] double real(const std::string& key) const;
     [[nodiscard]] std::int64_t integer(const std::string& key) const;
@@ -67,8 +66,7 @@ public:
     [[nodiscard]] const std::string& source(const std::string& key) const;
 
     /// An InputError for `key` with its current value and source: "src: key = v: reason".
-    [[nodiscard]] InputError error(const std::string& key,
-                                   const std::string& reason) const;
+    [[nodiscard]] InputError error(const std::string& key, const std::string& reason) const;
 
     /// All values as a TOML document, one table per section, each value commented with its
     /// source. Parsing it back gives the same set (bitwise for reals).

@@ -20,9 +20,9 @@ struct OutputConfig {
 };
 
 struct RunConfig {
-    double G = G_SI;         ///< m^3 kg^-1 s^-2
-    double dt = 0.0;         ///< s
-    double t_end = 0.0;      ///< s (0: use n_steps)
+    double G = G_SI;          ///< m^3 kg^-1 s^-2
+    double dt = 0.0;          ///< s
+    double t_end = 0.0;       ///< s (0: use n_steps)
     std::int64_t n_steps = 0; ///< (0: use t_end)
     gravity::GravityConfig gravity;
     OutputConfig output;

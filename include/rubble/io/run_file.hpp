@@ -18,8 +18,8 @@ inline constexpr std::int64_t output_format_version = 1;
 
 struct Snapshot {
     Bodies bodies;
-    double time = 0.0;     ///< s
-    std::int64_t step = 0; ///< step number at which it was written
+    double time = 0.0;      ///< s
+    std::int64_t step = 0;  ///< step number at which it was written
     std::int64_t index = 0; ///< position in /snapshots
 };
 
@@ -43,8 +43,9 @@ public:
     /// Drops snapshots and diagnostics rows written after `step` (an interrupted run's tail
     /// that the resumed run will write again).
     void truncate_after(std::int64_t step);
-    /// Replaces the stored parameters (a resumed run that was extended).
-    void update_parameters(const std::string& parameters_toml);
+    /// Starts a continuation: stores the (possibly extended) parameters and clears the
+    /// `complete` flag until the continued run reaches its end.
+    void begin_continuation(const std::string& parameters_toml);
     /// Sets the `complete` flag (1 when the run reached its end) and the end-of-run summary.
     void mark_complete(bool complete, double energy_error, double angular_momentum_error);
 

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "rubble/core/error.hpp"
+#include "rubble/io/parameters.hpp"
+#include "rubble/io/run_config.hpp"
+#include "temp_dir.hpp"
+
+using rubble::InputError;
+using namespace rubble::io;
+
+namespace {
+
+// Returns the message of the InputError that `f` throws (fails the test if none).
+template <class F> std::string input_error(F&& f) {
+    try {
+        f();
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    ADD_FAILURE() << "no InputError thrown";
+    return "";
+}
+
+} // namespace
+
+TEST(Parameters, EveryDefaultIsValidAndTyped) {
+    const ParameterSet p;
+    for (const auto& s : parameter_specs()) {
+        EXPECT_EQ(p.source(s.key), "default");
+        EXPECT_FALSE(s.help.empty()) << s.key;
+    }
+    EXPECT_DOUBLE_EQ(p.real("units.G"), 6.6743e-11);
+    EXPECT_EQ(p.string("gravity.backend"), "direct");
+    EXPECT_EQ(p.integer("ic.file.snapshot"), -1);
+}
+
+TEST(Parameters, ReadsNestedTablesAndRecordsSources) {
+    const ParameterSet p = parse_parameters(
+        "[integrator]\ndt = 2.5\nn_steps = 7\n[ic.cloud]\nn = 12\nshape = \"cube\"\n", "x.toml");
+    EXPECT_EQ(p.real("integrator.dt"), 2.5);
+    EXPECT_EQ(p.integer("integrator.n_steps"), 7);
+    EXPECT_EQ(p.integer("ic.cloud.n"), 12);
+    EXPECT_EQ(p.string("ic.cloud.shape"), "cube");
+    EXPECT_EQ(p.source("integrator.dt"), "x.toml:2");
+    EXPECT_EQ(p.source("ic.cloud.shape"), "x.toml:6");
+}
+
+TEST(Parameters, IntegerIsAcceptedForARealButNotTheReverse) {
+    EXPECT_EQ(parse_parameters("[integrator]\ndt = 3\n", "f").real("integrator.dt"), 3.0);
+    const std::string msg =
+        input_error([] { (void)parse_parameters("[ic.cloud]\nn = 2.5\n", "f.toml"); });
+    EXPECT_NE(msg.find("f.toml:2: ic.cloud.n = 2.5: expected an integer"), std::string::npos)
+        << msg;
+}
+
+TEST(Parameters, UnknownKeyNamesFileLineAndSuggestion) {
+    const std::string msg =
+        input_error([] { (void)parse_parameters("[integrator]\ndtt = 1.0\n", "run.toml"); });
+    EXPECT_NE(msg.find("run.toml:2"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("integrator.dtt"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("did you mean 'integrator.dt'"), std::string::npos) << msg;
+}
+
+TEST(Parameters, OutOfRangeValuesAreRejectedWithUnitAndRange) {
+    struct Case {
+        const char* toml;
+        const char* expect;
+    };
+    const Case cases[] = {
+        {"[integrator]\ndt = 0.0\n", "integrator.dt = 0.0: must be > 0 (s)"},
+        {"[integrator]\ndt = -1.0\n", "integrator.dt = -1.0: must be > 0 (s)"},
+        {"[integrator]\ndt = nan\n", "integrator.dt = nan: must be finite"},
+        {"[integrator]\ndt = inf\n", "integrator.dt = inf: must be finite"},
+        {"[ic.cloud]\nradius = -2.0\n", "ic.cloud.radius = -2.0: must be > 0 (m)"},
+        {"[ic.cloud]\ndensity = -5\n", "ic.cloud.density = -5: must be > 0 (kg m^-3)"},
+        {"[ic.cloud]\nn = 0\n", "ic.cloud.n = 0: must be >= 1"},
+        {"[ic.two_body]\ne = 1.0\n", "ic.two_body.e = 1.0: must be in [0, 1)"},
+        {"[gravity]\nbackend = \"fmm\"\n", "gravity.backend = \"fmm\": must be one of direct"},
+        {"[output]\noverwrite = 1\n", "output.overwrite = 1: expected a boolean"},
+    };
+    for (const auto& c : cases) {
+        const std::string msg = input_error([&] { (void)parse_parameters(c.toml, "p.toml"); });
+        EXPECT_NE(msg.find(std::string("p.toml:2: ") + c.expect), std::string::npos)
+            << "got: " << msg;
+    }
+}
+
+TEST(Parameters, MalformedTomlNamesTheLine) {
+    const std::string msg =
+        input_error([] { (void)parse_parameters("[integrator]\ndt = = 4\n", "bad.toml"); });
+    EXPECT_NE(msg.find("bad.toml:2: malformed TOML"), std::string::npos) << msg;
+}
+
+TEST(Parameters, MissingFileIsAnInputError) {
+    const std::string msg = input_error([] { (void)load_parameter_file("/no/such/file.toml"); });
+    EXPECT_NE(msg.find("cannot read parameter file '/no/such/file.toml'"), std::string::npos)
+        << msg;
+}
+
+TEST(Parameters, CommandLineTextIsParsedByType) {
+    ParameterSet p;
+    p.set_from_text("integrator.dt", "5", "command line");
+    p.set_from_text("output.overwrite", "true", "command line");
+    EXPECT_EQ(p.real("integrator.dt"), 5.0);
+    EXPECT_TRUE(p.boolean("output.overwrite"));
+    const std::string msg = input_error([&] { p.set_from_text("integrator.dt", "5s", "cli"); });
+    EXPECT_NE(msg.find("cli: integrator.dt = 5s: expected a real number (s)"), std::string::npos)
+        << msg;
+}
+
+TEST(Parameters, TomlRoundTripIsBitwise) {
+    ParameterSet p;
+    p.set("integrator.dt", 0.1 + 0.2, "test");
+    p.set("output.file", std::string("a \"quoted\" \\ name.h5"), "test");
+    p.set("ic.motion.omega", -3.141592653589793e-7, "test");
+    const ParameterSet q = parse_parameters(p.to_toml(), "roundtrip");
+    for (const auto& s : parameter_specs())
+        EXPECT_EQ(p.value(s.key), q.value(s.key)) << s.key;
+}
+
+TEST(RunConfig, RequiresExactlyOneOfTEndAndNSteps) {
+    const std::string neither = input_error([] { (void)make_run_config(ParameterSet()); });
+    EXPECT_NE(neither.find("set exactly one of integrator.t_end"), std::string::npos) << neither;
+    ParameterSet both;
+    both.set("integrator.t_end", 10.0, "f.toml:3");
+    both.set("integrator.n_steps", std::int64_t{4}, "f.toml:4");
+    const std::string msg = input_error([&] { (void)make_run_config(both); });
+    EXPECT_NE(msg.find("f.toml:4: integrator.n_steps = 4"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("from f.toml:3"), std::string::npos) << msg;
+}
+
+TEST(RunConfig, StepCountsFromTimes) {
+    ParameterSet p;
+    p.set("integrator.dt", 0.1, "t");
+    p.set("integrator.t_end", 1.0, "t"); // 1.0 / 0.1 = 10.000000000000002 in doubles
+    const RunConfig c = make_run_config(p);
+    EXPECT_EQ(total_steps(c, 0.0), 10);
+    EXPECT_EQ(total_steps(c, 0.45), 6);
+    EXPECT_EQ(interval_steps(0.0, 0.1), 0);
+    EXPECT_EQ(interval_steps(0.31, 0.1), 3);
+    EXPECT_EQ(interval_steps(0.01, 0.1), 1);
+}
+
+TEST(Parameters, DocsParameterReferenceMatchesTheTable) {
+    std::ifstream in(std::string(RUBBLE_SOURCE_DIR) + "/docs/parameters.md");
+    ASSERT_TRUE(in) << "docs/parameters.md is missing";
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_EQ(text.str(), parameters_markdown())
+        << "regenerate with: build/release/rubble params --markdown > docs/parameters.md";
+}

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "rubble/core/error.hpp"
+#include "rubble/ic/generators.hpp"
+#include "rubble/io/run_file.hpp"
+#include "temp_dir.hpp"
+
+using namespace rubble;
+
+namespace {
+
+Bodies sample_bodies() {
+    ic::CloudConfig c;
+    c.n = 50;
+    c.size = 30.0;
+    c.radii = {ic::RadiusDistribution::uniform, 1.0, 0.5, 1.5, 0.0};
+    ic::Rng rng(4);
+    Bodies b = ic::make_cloud(c, rng);
+    ic::apply_motion(b, {0.3, 0.2, 0.01}, rng);
+    b.orientation[3] = Quat(Eigen::AngleAxisd(0.3, Vec3(1, 2, 3).normalized()));
+    return b;
+}
+
+integrate::Diagnostics row(std::int64_t step) {
+    integrate::Diagnostics d;
+    d.step = step;
+    d.time = 0.5 * static_cast<double>(step);
+    d.total_energy = -1.0 - 1e-3 * static_cast<double>(step);
+    d.momentum = Vec3(1, 2, 3) * static_cast<double>(step);
+    return d;
+}
+
+} // namespace
+
+TEST(RunFile, SnapshotRoundTripIsBitwise) {
+    test::TempDir dir;
+    const std::string path = dir.file("a.h5");
+    const Bodies b = sample_bodies();
+    io::RunFile f = io::RunFile::create(path, "[units]\nG = 1.0\n", 2.0, false);
+    f.write_snapshot(b, 2.5, 1);
+    const io::Snapshot s = io::read_snapshot(path, -1);
+    EXPECT_EQ(s.time, 2.5);
+    EXPECT_EQ(s.step, 1);
+    EXPECT_EQ(s.bodies.id, b.id);
+    EXPECT_EQ(s.bodies.mass, b.mass);
+    EXPECT_EQ(s.bodies.radius, b.radius);
+    EXPECT_EQ(s.bodies.pos, b.pos);
+    EXPECT_EQ(s.bodies.vel, b.vel);
+    EXPECT_EQ(s.bodies.spin, b.spin);
+    EXPECT_EQ(s.bodies.inertia, b.inertia);
+    EXPECT_EQ(s.bodies.aggregate, b.aggregate);
+    for (std::size_t i = 0; i < b.size(); ++i)
+        EXPECT_EQ(s.bodies.orientation[i].coeffs(), b.orientation[i].coeffs());
+    EXPECT_EQ(io::read_parameters_toml(path), "[units]\nG = 1.0\n");
+    EXPECT_EQ(io::read_start_time(path), 2.0);
+    EXPECT_FALSE(io::is_complete(path));
+}
+
+TEST(RunFile, DiagnosticsAreWrittenWithSnapshotsAndTruncatedOnResume) {
+    test::TempDir dir;
+    const std::string path = dir.file("b.h5");
+    const Bodies b = sample_bodies();
+    io::RunFile f = io::RunFile::create(path, "", 0.0, false);
+    for (std::int64_t k = 0; k <= 4; ++k)
+        f.append_diagnostics(row(k));
+    f.write_snapshot(b, 2.0, 4);
+    for (std::int64_t k = 5; k <= 9; ++k)
+        f.append_diagnostics(row(k));
+    f.write_snapshot(b, 4.5, 9);
+    f.append_diagnostics(row(10));
+    f.flush(); // a run killed after step 10: the last snapshot is at step 9
+    EXPECT_EQ(io::read_diagnostics(path).size(), 11u);
+
+    io::RunFile g = io::RunFile::open_existing(path);
+    g.truncate_after(4);
+    const auto diag = io::read_diagnostics(path);
+    ASSERT_EQ(diag.size(), 5u);
+    EXPECT_EQ(diag.back().step, 4);
+    EXPECT_EQ(diag.back().total_energy, row(4).total_energy);
+    EXPECT_EQ(diag.back().momentum, row(4).momentum);
+    EXPECT_EQ(io::snapshot_count(path), 1);
+    g.mark_complete(true, 1e-9, 2e-9);
+    EXPECT_TRUE(io::is_complete(path));
+}
+
+TEST(RunFile, RefusesToOverwriteUnlessAsked) {
+    test::TempDir dir;
+    const std::string path = dir.write("exists.h5", "data");
+    EXPECT_THROW((void)io::RunFile::create(path, "", 0.0, false), InputError);
+    EXPECT_NO_THROW((void)io::RunFile::create(path, "", 0.0, true));
+}
+
+TEST(RunFile, ReadersRefuseFilesThatAreNotRubbleOutputs) {
+    test::TempDir dir;
+    const std::string text = dir.write("text.h5", "not hdf5 at all");
+    EXPECT_THROW((void)io::read_snapshot(text, -1), InputError);
+    EXPECT_THROW((void)io::read_snapshot(dir.file("missing.h5"), 0), InputError);
+    const std::string empty = dir.file("empty.h5");
+    (void)io::RunFile::create(empty, "", 0.0, false);
+    try {
+        (void)io::read_snapshot(empty, -1);
+        FAIL();
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("does not exist (the file has 0)"), std::string::npos);
+    }
+}
