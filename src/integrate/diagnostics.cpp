@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/integrate/diagnostics.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 
@@ -13,6 +14,7 @@ Diagnostics compute_diagnostics(const Bodies& b, std::span<const double> potenti
     d.step = step;
     double m_total = 0.0;
     Vec3 spin_l = Vec3::Zero();
+    double spin_l_sum = 0.0;
     for (std::size_t i = 0; i < b.size(); ++i) {
         const double m = b.mass[i];
         m_total += m;
@@ -24,6 +26,7 @@ Diagnostics compute_diagnostics(const Bodies& b, std::span<const double> potenti
         const Vec3 l_body = b.inertia[i].cwiseProduct(w_body);
         d.kinetic_rotational += 0.5 * w_body.dot(l_body);
         spin_l += rot * l_body;
+        spin_l_sum += l_body.norm();
         d.momentum += m * b.vel[i];
         d.angular_momentum += m * b.pos[i].cross(b.vel[i]);
         d.com_position += m * b.pos[i];
@@ -34,6 +37,11 @@ Diagnostics compute_diagnostics(const Bodies& b, std::span<const double> potenti
     }
     // L about the centre of mass = L_origin - M R x V (orbital part), plus spin either way.
     d.angular_momentum_com = d.angular_momentum - m_total * d.com_position.cross(d.com_velocity);
+    d.angular_momentum_scale = spin_l_sum;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        d.angular_momentum_scale +=
+            b.mass[i] * (b.pos[i] - d.com_position).norm() * (b.vel[i] - d.com_velocity).norm();
+    }
     d.angular_momentum += spin_l;
     d.angular_momentum_com += spin_l;
     d.total_energy = d.kinetic_translational + d.kinetic_rotational + d.potential;
@@ -47,8 +55,9 @@ double relative_energy_error(const Diagnostics& now, const Diagnostics& start) {
 
 double angular_momentum_error(const Diagnostics& now, const Diagnostics& start) {
     const double dl = (now.angular_momentum_com - start.angular_momentum_com).norm();
-    const double l0 = start.angular_momentum_com.norm();
-    return l0 > 0.0 ? dl / l0 : dl;
+    const double ref = std::max({start.angular_momentum_com.norm(), start.angular_momentum_scale,
+                                 now.angular_momentum_scale});
+    return ref > 0.0 ? dl / ref : dl;
 }
 
 } // namespace rubble::integrate

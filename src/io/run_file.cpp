@@ -31,28 +31,36 @@ std::vector<Vec3> to_vec3(const std::vector<double>& flat_values, const std::str
     return out;
 }
 
+using integrate::Diagnostics;
+
+// One diagnostics series: its dataset and how to read a row's value from Diagnostics.
 struct SeriesSpec {
     const char* name;
-    std::size_t cols;
-    bool integer;
     const char* units;
     const char* description;
+    double Diagnostics::*scalar; ///< one column, or
+    Vec3 Diagnostics::*vector;   ///< three columns (exactly one of the two is set)
 };
 
-// The diagnostics series, in the order of the columns written per row.
-constexpr SeriesSpec series_specs[] = {
-    {"time", 1, false, "s", "simulated time"},
-    {"step", 1, true, "", "step number"},
-    {"kinetic_translational", 1, false, "J", "sum of m v^2 / 2"},
-    {"kinetic_rotational", 1, false, "J", "sum of w.I.w / 2"},
-    {"potential", 1, false, "J", "gravitational potential energy, sum of m phi / 2"},
-    {"total_energy", 1, false, "J", "kinetic + potential"},
-    {"momentum", 3, false, "kg m/s", "total linear momentum"},
-    {"angular_momentum", 3, false, "kg m^2/s", "orbital + spin angular momentum about the origin"},
-    {"angular_momentum_com", 3, false, "kg m^2/s",
-     "orbital + spin angular momentum about the centre of mass"},
-    {"com_position", 3, false, "m", "centre-of-mass position"},
-    {"com_velocity", 3, false, "m/s", "centre-of-mass velocity"},
+// The diagnostics series, in file order. `step` is an integer series of its own.
+const SeriesSpec series_specs[] = {
+    {"time", "s", "simulated time", &Diagnostics::time, nullptr},
+    {"kinetic_translational", "J", "sum of m v^2 / 2", &Diagnostics::kinetic_translational,
+     nullptr},
+    {"kinetic_rotational", "J", "sum of w.I.w / 2", &Diagnostics::kinetic_rotational, nullptr},
+    {"potential", "J", "gravitational potential energy, sum of m phi / 2", &Diagnostics::potential,
+     nullptr},
+    {"total_energy", "J", "kinetic + potential", &Diagnostics::total_energy, nullptr},
+    {"momentum", "kg m/s", "total linear momentum", nullptr, &Diagnostics::momentum},
+    {"angular_momentum", "kg m^2/s", "orbital + spin angular momentum about the origin", nullptr,
+     &Diagnostics::angular_momentum},
+    {"angular_momentum_com", "kg m^2/s", "orbital + spin angular momentum about the centre of mass",
+     nullptr, &Diagnostics::angular_momentum_com},
+    {"com_position", "m", "centre-of-mass position", nullptr, &Diagnostics::com_position},
+    {"com_velocity", "m/s", "centre-of-mass velocity", nullptr, &Diagnostics::com_velocity},
+    {"angular_momentum_scale", "kg m^2/s",
+     "sum of m |r - R| |v - V| + |L_spin|: the reference for angular momentum errors",
+     &Diagnostics::angular_momentum_scale, nullptr},
 };
 
 h5::Handle open_rubble(const std::string& path, h5::Mode mode) {
@@ -87,6 +95,9 @@ RunFile RunFile::create(const std::string& path, const std::string& parameters_t
         throw InputError("output.file = \"" + path +
                          "\": file exists; set output.overwrite = true or choose another name");
     }
+    const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+    std::error_code ec;
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
     h5::Handle file = h5::create_file(path, true);
     const hid_t f = file.get();
     h5::write_attr(f, "format", std::string("rubble"));
@@ -104,8 +115,9 @@ RunFile RunFile::create(const std::string& path, const std::string& parameters_t
     h5::create_group(f, "snapshots").reset();
     {
         h5::Handle diag = h5::create_group(f, "diagnostics");
+        h5::create_series(diag.get(), "step", 1, true, "", "step number");
         for (const auto& s : series_specs)
-            h5::create_series(diag.get(), s.name, s.cols, s.integer, s.units, s.description);
+            h5::create_series(diag.get(), s.name, s.scalar ? 1 : 3, false, s.units, s.description);
     }
     h5::close_file(file, path);
     return RunFile(path);
@@ -165,44 +177,22 @@ void RunFile::flush() {
     {
         h5::Handle diag = h5::open_group(file.get(), "diagnostics");
         const std::size_t rows = pending_.size();
-        std::vector<double> column;
         std::vector<std::int64_t> steps;
+        for (const auto& d : pending_)
+            steps.push_back(d.step);
+        h5::append_rows(diag.get(), "step", steps.data(), rows, true);
+        std::vector<double> column;
         for (const auto& s : series_specs) {
-            const std::string name = s.name;
-            if (s.integer) {
-                steps.clear();
-                for (const auto& d : pending_)
-                    steps.push_back(d.step);
-                h5::append_rows(diag.get(), name, steps.data(), rows, true);
-                continue;
-            }
             column.clear();
             for (const auto& d : pending_) {
-                const auto put = [&](const Vec3& v) {
+                if (s.scalar) {
+                    column.push_back(d.*s.scalar);
+                } else {
+                    const Vec3& v = d.*s.vector;
                     column.insert(column.end(), v.data(), v.data() + 3);
-                };
-                if (name == "time")
-                    column.push_back(d.time);
-                else if (name == "kinetic_translational")
-                    column.push_back(d.kinetic_translational);
-                else if (name == "kinetic_rotational")
-                    column.push_back(d.kinetic_rotational);
-                else if (name == "potential")
-                    column.push_back(d.potential);
-                else if (name == "total_energy")
-                    column.push_back(d.total_energy);
-                else if (name == "momentum")
-                    put(d.momentum);
-                else if (name == "angular_momentum")
-                    put(d.angular_momentum);
-                else if (name == "angular_momentum_com")
-                    put(d.angular_momentum_com);
-                else if (name == "com_position")
-                    put(d.com_position);
-                else if (name == "com_velocity")
-                    put(d.com_velocity);
+                }
             }
-            h5::append_rows(diag.get(), name, column.data(), rows, false);
+            h5::append_rows(diag.get(), s.name, column.data(), rows, false);
         }
     }
     h5::close_file(file, path_);
@@ -318,30 +308,23 @@ std::string read_parameters_toml(const std::string& path) {
 std::vector<integrate::Diagnostics> read_diagnostics(const std::string& path) {
     h5::Handle file = open_rubble(path, h5::Mode::read);
     h5::Handle diag = h5::open_group(file.get(), "diagnostics");
-    const hid_t g = diag.get();
-    const auto steps = h5::read_ints(g, "step");
-    const auto col = [&](const char* name) { return h5::read_doubles(g, name); };
-    const auto time = col("time"), kt = col("kinetic_translational"),
-               kr = col("kinetic_rotational"), pot = col("potential"), tot = col("total_energy"),
-               p = col("momentum"), l = col("angular_momentum"), lc = col("angular_momentum_com"),
-               cp = col("com_position"), cv = col("com_velocity");
-    std::vector<integrate::Diagnostics> out(steps.size());
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        auto& d = out[i];
-        const auto v3 = [&](const std::vector<double>& c) {
-            return Vec3(c[3 * i], c[3 * i + 1], c[3 * i + 2]);
-        };
-        d.step = steps[i];
-        d.time = time[i];
-        d.kinetic_translational = kt[i];
-        d.kinetic_rotational = kr[i];
-        d.potential = pot[i];
-        d.total_energy = tot[i];
-        d.momentum = v3(p);
-        d.angular_momentum = v3(l);
-        d.angular_momentum_com = v3(lc);
-        d.com_position = v3(cp);
-        d.com_velocity = v3(cv);
+    const auto steps = h5::read_ints(diag.get(), "step");
+    std::vector<Diagnostics> out(steps.size());
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i].step = steps[i];
+    for (const auto& s : series_specs) {
+        const std::vector<double> column = h5::read_doubles(diag.get(), s.name);
+        const std::size_t width = s.scalar ? 1 : 3;
+        if (column.size() != width * out.size())
+            throw InputError("'" + path + "':/diagnostics/" + s.name + " has " +
+                             std::to_string(column.size() / width) + " rows, /step has " +
+                             std::to_string(out.size()));
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            if (s.scalar)
+                out[i].*s.scalar = column[i];
+            else
+                out[i].*s.vector = Vec3(column[3 * i], column[3 * i + 1], column[3 * i + 2]);
+        }
     }
     return out;
 }

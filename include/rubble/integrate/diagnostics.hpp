@@ -20,6 +20,9 @@ struct Diagnostics {
     Vec3 angular_momentum_com = Vec3::Zero(); ///< kg m^2/s about the centre of mass
     Vec3 com_position = Vec3::Zero();         ///< m
     Vec3 com_velocity = Vec3::Zero();         ///< m/s
+    /// kg m^2/s: sum of m |r - R| |v - V| + |L_spin| over bodies, the size angular momentum
+    /// errors are measured against when the total is (near) zero, as in a cold collapse.
+    double angular_momentum_scale = 0;
 };
 
 /// Diagnostics of bodies whose specific potentials (J/kg) are given (from the force evaluation
@@ -31,8 +34,8 @@ struct Diagnostics {
 /// |E - E0| / |E0| (0 if E0 = 0).
 [[nodiscard]] double relative_energy_error(const Diagnostics& now, const Diagnostics& start);
 
-/// |L - L0| / |L0| for the angular momentum about the centre of mass, falling back to the
-/// absolute change when |L0| vanishes (kg m^2/s).
+/// |L - L0| / max(|L0|, scale0, scale) for the angular momentum about the centre of mass:
+/// relative to the total, or to the bodies' own angular momenta where the total vanishes.
 [[nodiscard]] double angular_momentum_error(const Diagnostics& now, const Diagnostics& start);
 
 } // namespace rubble::integrate

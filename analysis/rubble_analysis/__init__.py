@@ -1,0 +1,8 @@
+"""Post-processing of rubble runs: read the HDF5 output (docs/output-format.md) and plot it.
+
+Runs on Debian's python3-numpy, python3-h5py and python3-matplotlib through /usr/bin/python3.
+"""
+
+from .reader import Run, RunFormatError, Snapshot, open_run
+
+__all__ = ["Run", "RunFormatError", "Snapshot", "open_run"]

@@ -1,0 +1,78 @@
+"""The reader against real rubble output, incomplete runs and files that are not runs."""
+
+from __future__ import annotations
+
+import warnings
+
+import h5py
+import numpy as np
+import pytest
+
+from conftest import run_rubble
+from rubble_analysis import RunFormatError, open_run
+from rubble_analysis.__main__ import main
+
+
+def test_reads_snapshots_diagnostics_and_parameters(short_run):
+    with open_run(short_run) as run:
+        assert run.complete
+        assert run.snapshot_count == 4  # steps 0, 10, 20, 30
+        first, last = run.snapshot(0), run.snapshot(-1)
+        params = run.parameters
+        diag = run.diagnostics()
+    assert last.step == 30 and last.time == pytest.approx(3000.0, rel=1e-15)
+    assert first.position.shape == (200, 3) and first.orientation.shape == (200, 4)
+    assert np.array_equal(first.id, last.id)
+    # Spheres: I = 2/5 m R^2 (the output stores principal moments).
+    assert np.allclose(first.inertia[:, 0], 0.4 * first.mass * first.radius**2, rtol=1e-15)
+    assert np.allclose(np.linalg.norm(last.orientation, axis=1), 1.0, atol=1e-14)
+    assert params["integrator"]["n_steps"] == 30
+    assert params["ic"]["cloud"]["n"] == 200
+    assert diag["step"].tolist() == list(range(31))
+    # Direct-sum leapfrog: momentum conserved to round-off relative to sum m |v|.
+    p_scale = np.sum(first.mass * np.linalg.norm(first.velocity, axis=1))
+    assert np.linalg.norm(diag["momentum"][-1] - diag["momentum"][0]) < 1e-12 * p_scale
+
+
+def test_incomplete_run_warns_and_reads_its_last_snapshot(tmp_path):
+    out = run_rubble(tmp_path, "--stop-after", "15")
+    with pytest.warns(UserWarning, match="did not finish"):
+        run = open_run(out)
+    with run:
+        assert not run.complete
+        assert run.snapshot(-1).step == 15
+
+
+@pytest.mark.parametrize("content", [b"", b"plain text, not HDF5"])
+def test_non_hdf5_files_are_refused(tmp_path, content):
+    bad = tmp_path / "bad.h5"
+    bad.write_bytes(content)
+    with pytest.raises(RunFormatError, match="not a readable HDF5 file"):
+        open_run(bad)
+
+
+def test_foreign_hdf5_and_missing_files_are_refused(tmp_path):
+    foreign = tmp_path / "foreign.h5"
+    with h5py.File(foreign, "w") as f:
+        f["x"] = np.arange(3)
+    with pytest.raises(RunFormatError, match="not a rubble output"):
+        open_run(foreign)
+    with pytest.raises(RunFormatError, match="no such file"):
+        open_run(tmp_path / "absent.h5")
+
+
+def test_truncated_file_is_refused(tmp_path, short_run):
+    cut = tmp_path / "cut.h5"
+    cut.write_bytes(short_run.read_bytes()[:2000])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(RunFormatError):
+            open_run(cut)
+
+
+def test_quicklook_command_writes_a_png(short_run, tmp_path, capsys):
+    png = tmp_path / "look.png"
+    assert main(["quicklook", str(short_run), "--output", str(png)]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert main(["quicklook", str(tmp_path / "absent.h5")]) == 2
+    assert "no such file" in capsys.readouterr().err

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# The whole test suite from a fresh machine: set up, build the release and the
+# address+undefined sanitizer configurations, run ctest on both, then pytest for analysis/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/setup.sh release
+ctest --test-dir build/release --output-on-failure -j "$(nproc)"
+
+scripts/setup.sh debug-sanitize
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build/sanitize --output-on-failure -j "$(nproc)" -LE style
+
+RUBBLE_BIN="$(pwd)/build/release/rubble" PYTHONPATH="$(pwd)/analysis" \
+  /usr/bin/python3 -m pytest -q analysis/tests
