@@ -218,6 +218,7 @@ void RunFile::truncate_after(std::int64_t step) {
         std::size_t keep = 0;
         while (keep < steps.size() && steps[keep] <= step)
             ++keep;
+        h5::truncate_rows(diag.get(), "step", keep);
         for (const auto& s : series_specs)
             h5::truncate_rows(diag.get(), s.name, keep);
     }

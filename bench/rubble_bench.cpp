@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+// Google Benchmark programs for the foundation's speed targets:
+//   direct gravity (interactions per second, N = 1e3, 1e4),
+//   placement of N non-overlapping spheres (N up to 1e6),
+//   writing a snapshot of N bodies to HDF5 (N up to 1e6).
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "rubble/gravity/direct_gravity.hpp"
+#include "rubble/ic/generators.hpp"
+#include "rubble/io/run_file.hpp"
+
+using namespace rubble;
+
+namespace {
+
+// A cloud at volume fraction 0.1: N spheres of radius 1 m in a sphere of radius
+// (10 N)^(1/3) m.
+ic::CloudConfig cloud(std::int64_t n) {
+    ic::CloudConfig c;
+    c.n = n;
+    c.size = std::cbrt(10.0 * static_cast<double>(n));
+    c.radii.radius = 1.0;
+    return c;
+}
+
+void BM_DirectGravity(benchmark::State& state) {
+    const auto n = state.range(0);
+    ic::Rng rng(1);
+    const Bodies b = ic::make_cloud(cloud(n), rng);
+    gravity::DirectGravity g(G_SI, 0.0);
+    std::vector<Vec3> acc(b.size());
+    std::vector<double> pot(b.size());
+    for (auto _ : state) {
+        g.compute(b.pos, b.mass, acc, pot);
+        benchmark::DoNotOptimize(acc.data());
+    }
+    const double interactions = static_cast<double>(n) * static_cast<double>(n - 1);
+    state.counters["interactions/s"] =
+        benchmark::Counter(interactions, benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_DirectGravity)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_CloudPlacement(benchmark::State& state) {
+    for (auto _ : state) {
+        ic::Rng rng(2);
+        benchmark::DoNotOptimize(ic::make_cloud(cloud(state.range(0)), rng));
+    }
+    state.counters["bodies/s"] = benchmark::Counter(static_cast<double>(state.range(0)),
+                                                    benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_CloudPlacement)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Arg(1000000)
+    ->Unit(benchmark::kSecond)
+    ->UseRealTime();
+
+void BM_SnapshotWrite(benchmark::State& state) {
+    ic::Rng rng(3);
+    const Bodies b = ic::make_cloud(cloud(state.range(0)), rng);
+    const std::string path =
+        (std::filesystem::temp_directory_path() / "rubble_bench_snapshot.h5").string();
+    for (auto _ : state) {
+        io::RunFile f = io::RunFile::create(path, "", 0.0, true);
+        f.write_snapshot(b, 0.0, 0);
+    }
+    state.counters["MB"] = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
+    std::filesystem::remove(path);
+}
+BENCHMARK(BM_SnapshotWrite)
+    ->Arg(100000)
+    ->Arg(1000000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+} // namespace
+
+BENCHMARK_MAIN();
