@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -54,56 +55,39 @@ bool in_range(const ParamSpec& s, double x) {
 
 // Brings `v` to the spec's type and checks it; throws on any violation.
 ParamValue validated(const ParamSpec& s, const ParamValue& v, const std::string& source) {
+    const auto fail = [&](const std::string& reason) {
+        return make_error(source, s.key, v, reason);
+    };
+    const auto wrong_type = [&] {
+        return fail(std::string("expected ") + type_name(s.type) + with_unit(s) + ", got a " +
+                    value_type_name(v));
+    };
     switch (s.type) {
     case ParamType::real: {
-        double x = 0.0;
-        if (const auto* d = std::get_if<double>(&v)) {
-            x = *d;
-        } else if (const auto* i = std::get_if<std::int64_t>(&v)) {
-            x = static_cast<double>(*i);
-        } else {
-            throw make_error(source, s.key, v,
-                             std::string("expected ") + type_name(s.type) + with_unit(s) +
-                                 ", got a " + value_type_name(v));
-        }
-        if (!std::isfinite(x)) throw make_error(source, s.key, v, "must be finite");
-        if (!in_range(s, x)) {
-            throw make_error(source, s.key, v, "must be " + s.range_text() + with_unit(s));
-        }
+        // TOML writes 3 for 3.0; an integer is a valid real, the reverse is not.
+        const auto* d = std::get_if<double>(&v);
+        const auto* i = std::get_if<std::int64_t>(&v);
+        if (!d && !i) throw wrong_type();
+        const double x = d ? *d : static_cast<double>(*i);
+        if (!std::isfinite(x)) throw fail("must be finite");
+        if (!in_range(s, x)) throw fail("must be " + s.range_text() + with_unit(s));
         return x;
     }
     case ParamType::integer: {
         const auto* i = std::get_if<std::int64_t>(&v);
-        if (!i) {
-            throw make_error(source, s.key, v,
-                             std::string("expected ") + type_name(s.type) + ", got a " +
-                                 value_type_name(v));
-        }
-        if (!in_range(s, static_cast<double>(*i))) {
-            throw make_error(source, s.key, v, "must be " + s.range_text());
-        }
-        return *i;
+        if (!i) throw wrong_type();
+        if (!in_range(s, static_cast<double>(*i))) throw fail("must be " + s.range_text());
+        return v;
     }
     case ParamType::boolean:
-        if (!std::holds_alternative<bool>(v)) {
-            throw make_error(source, s.key, v,
-                             std::string("expected ") + type_name(s.type) + ", got a " +
-                                 value_type_name(v));
-        }
+        if (!std::holds_alternative<bool>(v)) throw wrong_type();
         return v;
     case ParamType::string: {
         const auto* str = std::get_if<std::string>(&v);
-        if (!str) {
-            throw make_error(source, s.key, v,
-                             std::string("expected ") + type_name(s.type) + ", got a " +
-                                 value_type_name(v));
-        }
-        if (!s.choices.empty()) {
-            bool ok = false;
-            for (const auto& c : s.choices)
-                ok = ok || c == *str;
-            if (!ok) throw make_error(source, s.key, v, "must be " + s.range_text());
-        }
+        if (!str) throw wrong_type();
+        if (!s.choices.empty() &&
+            std::find(s.choices.begin(), s.choices.end(), *str) == s.choices.end())
+            throw fail("must be " + s.range_text());
         return v;
     }
     }
