@@ -1,4 +1,9 @@
-"""Command line: /usr/bin/python3 -m rubble_analysis quicklook RUN.h5 [--output PNG]"""
+"""rubble_analysis: read rubble runs, find and measure aggregates, plot, compare.
+
+  /usr/bin/python3 -m rubble_analysis quicklook RUN.h5 [--output PNG]
+  /usr/bin/python3 -m rubble_analysis report RUN.h5 [--output DIR] [--tolerance T] [--bound]
+  /usr/bin/python3 -m rubble_analysis compare RUN.h5 RUN.h5 ... [--output DIR]
+"""
 
 from __future__ import annotations
 
@@ -6,23 +11,49 @@ import argparse
 import sys
 from pathlib import Path
 
+from .compare import compare
 from .quicklook import quicklook
 from .reader import RunFormatError
+from .report import report
+
+
+def _identification_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--tolerance", type=float, default=0.01,
+                   help="contact when the surface gap <= TOLERANCE x the smaller radius "
+                        "(default 0.01)")
+    p.add_argument("--bound", action="store_true",
+                   help="keep only bodies gravitationally bound to their aggregate")
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="rubble_analysis", description=__doc__)
+    parser = argparse.ArgumentParser(prog="rubble_analysis", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
     q = sub.add_parser("quicklook", help="first/last snapshot and conservation plot (PNG)")
-    q.add_argument("run", type=Path, help="rubble HDF5 output")
+    q.add_argument("run", type=Path)
     q.add_argument("--output", type=Path, help="PNG file (default: RUN with .png)")
+    r = sub.add_parser("report", help="aggregates, properties, conservation, pictures")
+    r.add_argument("run", type=Path)
+    r.add_argument("--output", type=Path, help="folder (default: RUN without .h5 + _report)")
+    r.add_argument("--every", type=int, default=1, help="analyse every EVERY-th snapshot")
+    _identification_options(r)
+    c = sub.add_parser("compare", help="final largest aggregates of several runs")
+    c.add_argument("runs", type=Path, nargs="+")
+    c.add_argument("--output", type=Path, default=Path("comparison"), help="folder")
+    _identification_options(c)
     args = parser.parse_args(argv)
     try:
-        out = quicklook(args.run, args.output or args.run.with_suffix(".png"))
+        if args.command == "quicklook":
+            out = quicklook(args.run, args.output or args.run.with_suffix(".png"))
+        elif args.command == "report":
+            out = report(args.run, args.output or args.run.with_name(args.run.stem + "_report"),
+                         tolerance=args.tolerance, binding=args.bound, every=args.every)
+        else:
+            out = compare(args.runs, args.output, tolerance=args.tolerance, binding=args.bound)
     except RunFormatError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    print(f"plot: {out}")
+    print(f"{args.command}: {out}")
     return 0
 
 

@@ -1,0 +1,91 @@
+"""`compare RUN_A.h5 RUN_B.h5 ...`: the final largest aggregates of several runs side by side,
+and, for a sweep of initial conditions, against the normalised initial condition (as in
+Ferrari et al. 2017, Figs. 6 and 8)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from .properties import measure  # noqa: E402
+from .reader import Run  # noqa: E402
+from .report import _json_safe, identify, write_table  # noqa: E402
+
+
+def normalised_initial_condition(first, params: dict) -> dict:
+    """v0 / v_esc and w0, Omega / w_crit with v_esc = sqrt(2 G M / R) and
+    w_crit = sqrt(G M / R^3), R the radius of the initial set about its centre of mass."""
+    G = float(params["units"]["G"])
+    m = float(first.mass.sum())
+    com = np.average(first.position, axis=0, weights=first.mass)
+    r = float(np.max(np.linalg.norm(first.position - com, axis=1) + first.radius))
+    motion = params["ic"]["motion"]
+    v_esc, w_crit = np.sqrt(2 * G * m / r), np.sqrt(G * m / r**3)
+    return {"v0_over_vesc": motion["v0"] / v_esc, "w0_over_wcrit": motion["w0"] / w_crit,
+            "omega_over_wcrit": motion["omega"] / w_crit}
+
+
+def run_row(path: Path, tolerance: float, binding: bool) -> dict:
+    with Run(path) as run:
+        params = run.parameters
+        first, final = run.snapshot(0), run.snapshot(-1)
+    G = float(params["units"]["G"])
+    aggs = identify(final, tolerance, G if binding else None)
+    row = {"run": path.name, "time_s": final.time, "n_bodies": int(final.id.size),
+           "n_aggregates": aggs.count, "n_escapers": int(aggs.escapers.size),
+           **normalised_initial_condition(first, params)}
+    if aggs.count:
+        props = measure(final, aggs.members(0))
+        row.update({f"largest_{k}": v for k, v in props.as_row().items()})
+    return row
+
+
+def compare(paths: list[str | Path], outdir: str | Path, *, tolerance: float = 0.01,
+            binding: bool = False) -> Path:
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    rows = [run_row(Path(p), tolerance, binding) for p in paths]
+    keys = sorted({k for r in rows for k in r}, key=lambda k: (k != "run", k))
+    rows = [{k: r.get(k, float("nan")) for k in keys} for r in rows]
+    write_table(rows, outdir / "comparison.csv")
+    (outdir / "comparison.json").write_text(
+        json.dumps([{k: _json_safe(v) for k, v in r.items()} for r in rows], indent=1))
+
+    names = [r["run"] for r in rows]
+    quantities = (("largest_n", "bodies in the largest aggregate"),
+                  ("largest_elongation", "elongation I_max / I_min"),
+                  ("largest_period_s", "spin period [s]"),
+                  ("largest_porosity_hull", "porosity (hull; bar: alpha)"))
+    fig, axs = plt.subplots(1, 4, figsize=(18, 4.5))
+    x = np.arange(len(rows))
+    for ax, (key, label) in zip(axs, quantities):
+        ax.bar(x, [r[key] for r in rows])
+        if key == "largest_porosity_hull":
+            ax.scatter(x, [r["largest_porosity_alpha"] for r in rows], color="k", marker="_",
+                       s=400, zorder=3)
+        ax.set_xticks(x, names, rotation=30, ha="right")
+        ax.set_ylabel(label)
+    fig.tight_layout()
+    fig.savefig(outdir / "comparison.png", dpi=110)
+    plt.close(fig)
+
+    for ic_key in ("v0_over_vesc", "w0_over_wcrit", "omega_over_wcrit"):
+        values = np.array([r[ic_key] for r in rows], dtype=float)
+        if len(np.unique(values)) < 2:
+            continue  # not swept
+        order = np.argsort(values)
+        fig, axs = plt.subplots(1, 3, figsize=(15, 4.5))
+        for ax, (key, label) in zip(axs, quantities[:3]):
+            ax.plot(values[order], np.array([r[key] for r in rows], dtype=float)[order], "o-")
+            ax.set_xlabel(ic_key.replace("_over_", " / "))
+            ax.set_ylabel(label)
+        fig.tight_layout()
+        fig.savefig(outdir / f"sweep_{ic_key}.png", dpi=110)
+        plt.close(fig)
+    return outdir

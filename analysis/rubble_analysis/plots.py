@@ -1,0 +1,110 @@
+"""Pictures of runs: body projections coloured by aggregate, the largest aggregate's shape,
+time series and the conservation diagnostics. Every axis is labelled with its unit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from matplotlib.collections import EllipseCollection  # noqa: E402
+
+AXES = "xyz"
+VIEWS = ((0, 1), (0, 2), (1, 2))
+
+
+def draw_spheres(ax, xy: np.ndarray, radius: np.ndarray, colors, extent: float) -> None:
+    """Circles to scale (diameter 2R in data units)."""
+    d = 2.0 * radius
+    ax.add_collection(EllipseCollection(d, d, np.zeros_like(d), units="xy", offsets=xy,
+                                        offset_transform=ax.transData, facecolors=colors,
+                                        edgecolors="k", linewidths=0.2))
+    ax.set_xlim(-extent, extent)
+    ax.set_ylim(-extent, extent)
+    ax.set_aspect("equal")
+
+
+def aggregate_colors(labels: np.ndarray) -> np.ndarray:
+    cmap = plt.get_cmap("tab20")
+    colors = np.array([cmap(k % 20) for k in np.maximum(labels, 0)])
+    colors[labels < 0] = (0.75, 0.75, 0.75, 1.0)
+    return colors
+
+
+def projections(snap, labels: np.ndarray, title: str, path: Path) -> None:
+    """Three orthogonal views of every body, coloured by aggregate (escapers grey)."""
+    centre = np.average(snap.position, axis=0, weights=snap.mass)
+    rel = snap.position - centre
+    extent = 1.05 * float(np.max(np.abs(rel) + snap.radius[:, None]))
+    colors = aggregate_colors(labels)
+    fig, axs = plt.subplots(1, 3, figsize=(15, 5.2))
+    for ax, (i, j) in zip(axs, VIEWS):
+        draw_spheres(ax, rel[:, [i, j]], snap.radius, colors, extent)
+        ax.set_xlabel(f"{AXES[i]} - {AXES[i]}_cm [m]")
+        ax.set_ylabel(f"{AXES[j]} - {AXES[j]}_cm [m]")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def aggregate_shape(snap, members: np.ndarray, props, title: str, path: Path) -> None:
+    """The aggregate in its principal-axis frame (long axis along 1) with the outline of the
+    uniform ellipsoid of the same inertia."""
+    rel = (snap.position[members] - props.com) @ props.principal_axes
+    radius = snap.radius[members]
+    extent = 1.1 * float(np.max(np.abs(rel) + radius[:, None]))
+    m = props.mass
+    mom = props.principal_moments
+    semi = np.sqrt(np.maximum(2.5 / m * np.array([mom[1] + mom[2] - mom[0],
+                                                   mom[0] + mom[2] - mom[1],
+                                                   mom[0] + mom[1] - mom[2]]), 0))
+    t = np.linspace(0, 2 * np.pi, 200)
+    fig, axs = plt.subplots(1, 3, figsize=(15, 5.2))
+    for ax, (i, j) in zip(axs, VIEWS):
+        draw_spheres(ax, rel[:, [i, j]], radius, "tab:brown", extent)
+        ax.plot(semi[i] * np.cos(t), semi[j] * np.sin(t), "k--", lw=1)
+        ax.set_xlabel(f"principal axis {i + 1} [m]")
+        ax.set_ylabel(f"principal axis {j + 1} [m]")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def time_series(rows: list[dict], path: Path) -> None:
+    t = np.array([r["time_s"] for r in rows])
+    fig, axs = plt.subplots(1, 3, figsize=(15, 4.5))
+    axs[0].plot(t, [r["n_aggregates"] for r in rows], "o-", label="aggregates")
+    axs[0].plot(t, [r["largest_n"] for r in rows], "s-", label="bodies in the largest")
+    axs[0].set_ylabel("count")
+    axs[0].legend()
+    axs[1].plot(t, [r["largest_elongation"] for r in rows], "o-")
+    axs[1].set_ylabel("elongation I_max / I_min of the largest")
+    axs[2].plot(t, np.array([r["largest_period_s"] for r in rows]) / 3600.0, "o-")
+    axs[2].set_ylabel("spin period of the largest [h]")
+    for ax in axs:
+        ax.set_xlabel("t [s]")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def conservation(series: dict[str, np.ndarray], path: Path) -> None:
+    t = series["time_s"]
+    fig, axs = plt.subplots(2, 2, figsize=(12, 8), sharex=True)
+    panels = (("energy_error", "|E - E0| / |E0|"),
+              ("momentum_error", "|P - P0| / sqrt(2 M K)"),
+              ("angular_momentum_error", "|L - L0| / L_ref"),
+              ("com_drift_m", "centre-of-mass drift from uniform motion [m]"))
+    for ax, (key, label) in zip(axs.ravel(), panels):
+        ax.semilogy(t, np.maximum(series[key], 1e-300))
+        ax.set_ylabel(label)
+    for ax in axs[1]:
+        ax.set_xlabel("t [s]")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

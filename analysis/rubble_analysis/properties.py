@@ -1,0 +1,112 @@
+"""Properties of one aggregate (Ferrari et al. 2017 sec. 4.2; Ferrari et al. 2020 sec. 2.4).
+
+All in SI, about the aggregate's centre of mass, in the inertial frame of the snapshot.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from .volume import convex_hull_volume, minimum_alpha_shape
+
+
+def rotation_matrices(q: np.ndarray) -> np.ndarray:
+    """(N, 3, 3) rotations from (N, 4) unit quaternions (w, x, y, z), body to inertial."""
+    w, x, y, z = q.T
+    return np.stack([
+        np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)], -1),
+        np.stack([2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)], -1),
+        np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], -1),
+    ], axis=1)
+
+
+@dataclasses.dataclass
+class AggregateProperties:
+    n: int                      # bodies
+    mass: float                 # kg
+    com: np.ndarray             # m
+    velocity: np.ndarray        # m/s, of the centre of mass
+    inertia: np.ndarray         # kg m^2, 3x3 tensor about the centre of mass
+    principal_moments: np.ndarray  # kg m^2, ascending
+    principal_axes: np.ndarray  # columns, matching principal_moments
+    elongation: float           # lambda = I_max / I_min
+    angular_momentum: np.ndarray  # kg m^2/s, H about the centre of mass, orbital + spin
+    spin: np.ndarray            # rad/s, w = I^-1 H
+    period: float               # s, 2 pi / |w| (inf when not rotating)
+    axis_ratios: tuple[float, float]  # b/a, c/a of the equivalent uniform ellipsoid
+    grain_volume: float         # m^3, sum of sphere volumes
+    grain_density: float        # kg/m^3, mass / grain volume
+    hull_volume: float = float("nan")   # m^3
+    alpha: float = float("nan")         # m, of the minimum-volume alpha shape
+    alpha_volume: float = float("nan")  # m^3
+
+    @property
+    def porosity_hull(self) -> float:
+        """P = 1 - rho_bulk / rho with the convex-hull volume (the upper end of the range)."""
+        return 1.0 - self.grain_volume / self.hull_volume
+
+    @property
+    def porosity_alpha(self) -> float:
+        """P with the minimum-volume alpha shape (the lower end of the range)."""
+        return 1.0 - self.grain_volume / self.alpha_volume
+
+    def as_row(self) -> dict:
+        values = (
+            self.n, self.mass, *self.com, *self.velocity, *self.principal_moments,
+            self.elongation, *self.axis_ratios, float(np.linalg.norm(self.angular_momentum)),
+            float(np.linalg.norm(self.spin)), self.period, self.grain_density,
+            self.hull_volume, self.porosity_hull, self.alpha, self.alpha_volume,
+            self.porosity_alpha, self.mass / self.hull_volume, self.mass / self.alpha_volume)
+        return dict(zip(COLUMNS, values))
+
+
+# Columns of AggregateProperties.as_row(), with units in the names.
+COLUMNS = (
+    "n", "mass_kg", "com_x_m", "com_y_m", "com_z_m", "v_x_m_s", "v_y_m_s", "v_z_m_s",
+    "I1_kg_m2", "I2_kg_m2", "I3_kg_m2", "elongation", "b_over_a", "c_over_a", "H_kg_m2_s",
+    "w_rad_s", "period_s", "grain_density_kg_m3", "hull_volume_m3", "porosity_hull",
+    "alpha_m", "alpha_volume_m3", "porosity_alpha", "bulk_density_hull_kg_m3",
+    "bulk_density_alpha_kg_m3")
+
+
+def measure(snap, members: np.ndarray, *, volumes: str = "hull+alpha",
+            hull_points: int = 128, alpha_points: int = 48) -> AggregateProperties:
+    """Properties of the bodies `members` of a Snapshot. volumes: "none", "hull" or
+    "hull+alpha" (the alpha shape costs a 3-D Delaunay triangulation)."""
+    m = snap.mass[members]
+    x = snap.position[members]
+    v = snap.velocity[members]
+    mass = float(m.sum())
+    com = (m[:, None] * x).sum(0) / mass
+    vcm = (m[:, None] * v).sum(0) / mass
+    r = x - com
+    # Point masses: sum m (r^2 1 - r r^T); each sphere's own inertia: R diag(I_body) R^T.
+    inertia = np.eye(3) * np.sum(m * np.sum(r * r, 1)) - np.einsum("i,ij,ik->jk", m, r, r)
+    rot = rotation_matrices(snap.orientation[members])
+    inertia = inertia + np.einsum("nij,nj,nkj->ik", rot, snap.inertia[members], rot)
+    l_spin = np.einsum("nij,nj->ni", rot,
+                       snap.inertia[members] * np.einsum("nji,nj->ni", rot, snap.spin[members]))
+    h = np.cross(r, m[:, None] * (v - vcm)).sum(0) + l_spin.sum(0)
+    moments, axes = np.linalg.eigh(inertia)
+    w = np.linalg.solve(inertia, h)
+    w_norm = float(np.linalg.norm(w))
+    # Uniform ellipsoid with moments I_a <= I_b <= I_c: a^2 = 5 (I_b + I_c - I_a) / (2 M), ...
+    a2 = 2.5 * (moments[1] + moments[2] - moments[0]) / mass
+    b2 = 2.5 * (moments[0] + moments[2] - moments[1]) / mass
+    c2 = 2.5 * (moments[0] + moments[1] - moments[2]) / mass
+    grain_volume = float(np.sum(4.0 / 3.0 * np.pi * snap.radius[members] ** 3))
+    props = AggregateProperties(
+        n=len(members), mass=mass, com=com, velocity=vcm, inertia=inertia,
+        principal_moments=moments, principal_axes=axes,
+        elongation=float(moments[2] / moments[0]), angular_momentum=h, spin=w,
+        period=2.0 * np.pi / w_norm if w_norm > 0 else float("inf"),
+        axis_ratios=(float(np.sqrt(max(b2, 0) / a2)), float(np.sqrt(max(c2, 0) / a2))),
+        grain_volume=grain_volume, grain_density=mass / grain_volume)
+    if volumes in ("hull", "hull+alpha"):
+        props.hull_volume = convex_hull_volume(x, snap.radius[members], hull_points)
+    if volumes == "hull+alpha":
+        shape = minimum_alpha_shape(x, snap.radius[members], alpha_points)
+        props.alpha, props.alpha_volume = shape.alpha, shape.volume
+    return props

@@ -1,0 +1,130 @@
+"""`report RUN.h5`: aggregates and their properties per snapshot, the final state in full,
+conservation, and pictures, written to one folder."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from . import plots
+from .conservation import conservation_series
+from .contacts import contact_pairs, find_aggregates
+from .properties import COLUMNS, measure
+from .reader import Run
+
+
+def identify(snap, tolerance: float, G: float | None):
+    """Aggregates of a snapshot; with G, only gravitationally bound members count."""
+    if G is None:
+        return find_aggregates(snap.position, snap.radius, tolerance, mass=snap.mass)
+    return find_aggregates(snap.position, snap.radius, tolerance, mass=snap.mass,
+                           velocity=snap.velocity, G=G)
+
+
+def snapshot_row(snap, aggs, largest) -> dict:
+    nan = float("nan")
+    return {
+        "snapshot": snap.index, "step": snap.step, "time_s": snap.time,
+        "n_bodies": int(snap.id.size), "n_aggregates": aggs.count,
+        "n_escapers": int(aggs.escapers.size),
+        "largest_n": largest.n if largest else 0,
+        "largest_mass_fraction": largest.mass / float(snap.mass.sum()) if largest else 0.0,
+        "largest_elongation": largest.elongation if largest else nan,
+        "largest_period_s": largest.period if largest else nan,
+        "largest_porosity_hull": largest.porosity_hull if largest else nan,
+    }
+
+
+def overlap_warnings(snap) -> list[str]:
+    """Overlapping spheres (a run without collisions) make the grain volume count the shared
+    parts twice, so porosities come out too low, even negative."""
+    pairs = contact_pairs(snap.position, snap.radius, 0.0)
+    if len(pairs) == 0:
+        return []
+    i, j = pairs[:, 0], pairs[:, 1]
+    depth = (snap.radius[i] + snap.radius[j]) - np.linalg.norm(
+        snap.position[i] - snap.position[j], axis=1)
+    deep = depth > 0.01 * np.minimum(snap.radius[i], snap.radius[j])
+    if not deep.any():
+        return []
+    return [f"{int(deep.sum())} pairs of spheres overlap by more than 1 % of a radius (deepest "
+            f"{depth.max():.3g} m): porosities and bulk densities are underestimated"]
+
+
+def _json_safe(value):
+    if isinstance(value, float) and not math.isfinite(value):
+        return None if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, (np.floating, np.integer)):
+        return _json_safe(value.item())
+    return value
+
+
+def write_table(rows: list[dict], path: Path, columns: list[str] | None = None) -> None:
+    """CSV with a header row; `columns` gives the header when there are no rows."""
+    with path.open("w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0]) if rows else list(columns or []))
+        w.writeheader()
+        w.writerows(rows)
+
+
+def report(path: str | Path, outdir: str | Path, *, tolerance: float = 0.01,
+           binding: bool = False, every: int = 1) -> Path:
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    with Run(path) as run:
+        G = float(run.parameters["units"]["G"])
+        count = run.snapshot_count
+        rows = []
+        indices = sorted(set(range(0, count, max(every, 1))) | {count - 1})
+        for i in indices:
+            snap = run.snapshot(i)
+            aggs = identify(snap, tolerance, G if binding else None)
+            largest = measure(snap, aggs.members(0), volumes="hull") if aggs.count else None
+            rows.append(snapshot_row(snap, aggs, largest))
+        final = run.snapshot(-1)
+        first = run.snapshot(0)
+        diag = run.diagnostics()
+        info = {"file": str(Path(path).resolve()), "code_version": run.code_version,
+                "complete": run.complete}
+    aggs = identify(final, tolerance, G if binding else None)
+    warnings_ = overlap_warnings(final)
+    for w in warnings_:
+        print(f"warning: {w}", file=sys.stderr)
+    final_props = [measure(final, aggs.members(k)) for k in range(aggs.count)]
+    final_rows = [{"aggregate": k, **p.as_row()} for k, p in enumerate(final_props)]
+
+    write_table(rows, outdir / "summary.csv")
+    write_table(final_rows, outdir / "final_aggregates.csv", ["aggregate", *COLUMNS])
+    series = conservation_series(diag, float(first.mass.sum()))
+    write_table([dict(zip(series, values)) for values in zip(*series.values())],
+                outdir / "conservation.csv")
+    summary = {
+        **info, "criterion": aggs.criterion, "time_s": final.time, "step": final.step,
+        "n_bodies": int(final.id.size), "n_aggregates": aggs.count,
+        "n_escapers": int(aggs.escapers.size),
+        "final_aggregates": [{k: _json_safe(v) for k, v in r.items()} for r in final_rows],
+        "snapshots": [{k: _json_safe(v) for k, v in r.items()} for r in rows],
+        "max_energy_error": float(np.max(series["energy_error"])),
+        "warnings": warnings_,
+    }
+    (outdir / "summary.json").write_text(json.dumps(summary, indent=1))
+
+    plots.conservation(series, outdir / "conservation.png")
+    plots.projections(final, aggs.labels,
+                      f"{Path(path).name}: t = {final.time:.4g} s, {aggs.count} aggregates, "
+                      f"{aggs.escapers.size} escapers ({aggs.criterion})",
+                      outdir / "views.png")
+    if aggs.count:
+        p = final_props[0]
+        plots.aggregate_shape(final, aggs.members(0), p,
+                              f"largest aggregate: N = {p.n}, lambda = {p.elongation:.3f}, "
+                              f"T = {p.period / 3600:.3g} h, porosity "
+                              f"{p.porosity_alpha:.2f} to {p.porosity_hull:.2f}",
+                              outdir / "largest.png")
+    plots.time_series(rows, outdir / "timeseries.png")
+    return outdir
