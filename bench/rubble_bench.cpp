@@ -10,6 +10,7 @@
 #include <benchmark/benchmark.h>
 
 #include "rubble/gravity/direct_gravity.hpp"
+#include "rubble/gravity/tree_gravity.hpp"
 #include "rubble/ic/generators.hpp"
 #include "rubble/io/run_file.hpp"
 
@@ -43,6 +44,55 @@ void BM_DirectGravity(benchmark::State& state) {
         benchmark::Counter(interactions, benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_DirectGravity)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Uniform sphere of N point masses (radius 1 m spheres at volume fraction 0.1), as in the
+// accuracy table; args: N, theta x 100, multipole order, bucket size.
+void BM_TreeGravity(benchmark::State& state) {
+    const auto n = state.range(0);
+    ic::Rng rng(1);
+    Bodies b;
+    const double radius = std::cbrt(10.0 * static_cast<double>(n));
+    for (std::int64_t i = 0; i < n; ++i)
+        b.add_sphere(i, 1.0, 1.0, rng.in_ball(radius), Vec3::Zero(), Vec3::Zero());
+    gravity::TreeGravity g(G_SI, 0.0, static_cast<double>(state.range(1)) / 100.0,
+                           static_cast<int>(state.range(2)), static_cast<int>(state.range(3)));
+    std::vector<Vec3> acc(b.size());
+    std::vector<double> pot(b.size());
+    for (auto _ : state) {
+        g.compute(b.pos, b.mass, acc, pot);
+        benchmark::DoNotOptimize(acc.data());
+    }
+    state.counters["bodies/s"] =
+        benchmark::Counter(static_cast<double>(n), benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["pp/body"] = g.particle_interactions() / static_cast<double>(n);
+    state.counters["pc/body"] = g.node_interactions() / static_cast<double>(n);
+    state.counters["bytes/body"] =
+        static_cast<double>(sizeof(tree::Node) + sizeof(tree::Multipole)) *
+            static_cast<double>(g.tree().nodes().size()) / static_cast<double>(n) +
+        8.0 * 8 + 4 + 8;
+}
+BENCHMARK(BM_TreeGravity)
+    ->ArgNames({"N", "theta100", "order", "bucket"})
+    ->ArgsProduct({{10000, 100000}, {50}, {2, 4}, {16, 32, 64}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+void BM_TreeBuild(benchmark::State& state) {
+    const auto n = state.range(0);
+    ic::Rng rng(1);
+    std::vector<Vec3> pos;
+    std::vector<double> mass(static_cast<std::size_t>(n), 1.0);
+    const double radius = std::cbrt(10.0 * static_cast<double>(n));
+    for (std::int64_t i = 0; i < n; ++i)
+        pos.push_back(rng.in_ball(radius));
+    tree::Octree t;
+    for (auto _ : state)
+        t.build({pos, mass, {}, {}}, static_cast<int>(state.range(1)));
+}
+BENCHMARK(BM_TreeBuild)
+    ->ArgsProduct({{100000, 1000000}, {16}})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 void BM_CloudPlacement(benchmark::State& state) {
     for (auto _ : state) {

@@ -10,6 +10,7 @@
 #include "interrupt.hpp"
 #include "progress.hpp"
 #include "rubble/core/error.hpp"
+#include "rubble/gravity/accuracy.hpp"
 #include "rubble/gravity/gravity_solver.hpp"
 #include "rubble/ic/initial_conditions.hpp"
 #include "rubble/integrate/diagnostics.hpp"
@@ -89,6 +90,20 @@ void report_time_step(const Bodies& bodies, const io::RunConfig& c, std::ostream
     }
 }
 
+void report_gravity_accuracy(const integrate::Simulation& sim, const io::RunConfig& c,
+                             std::ostream& out) {
+    const Bodies& b = sim.bodies();
+    const auto e =
+        gravity::check_against_direct(b.pos, b.mass, sim.accelerations(), c.G, c.gravity.softening,
+                                      static_cast<std::size_t>(c.gravity_check_samples), c.seed);
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "gravity check (%s vs direct, %zu bodies): relative acceleration error median "
+                  "%.3e, 99th percentile %.3e, max %.3e\n",
+                  sim.gravity().name().c_str(), e.samples, e.median, e.p99, e.max);
+    out << line;
+}
+
 struct LoopResult {
     std::int64_t last_step;
     bool reached_end;
@@ -141,11 +156,13 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
     const std::size_t n_bodies = s.state.bodies.size();
 
     integrate::Simulation sim(std::move(s.state.bodies),
-                              gravity::make_gravity_solver(s.config.gravity), s.config.dt,
+                              gravity::make_gravity_solver(s.config.gravity, n_bodies), s.config.dt,
                               s.state.time, s.first_step);
     out << "rubble: " << n_bodies << " bodies, gravity backend " << sim.gravity().name() << ", "
         << n_total << " steps of " << s.config.dt << " s\n";
     report_time_step(sim.bodies(), s.config, out, err);
+    if (s.config.gravity_check_samples > 0 && !resuming)
+        report_gravity_accuracy(sim, s.config, out);
 
     io::RunFile file = resuming ? io::RunFile::open_existing(o.resume_path)
                                 : io::RunFile::create(s.config.output.file, s.params.to_toml(),

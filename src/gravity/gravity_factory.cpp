@@ -3,13 +3,23 @@
 
 #include "rubble/gravity/direct_gravity.hpp"
 #include "rubble/gravity/gravity_solver.hpp"
+#include "rubble/gravity/tree_gravity.hpp"
 
 namespace rubble::gravity {
 
-std::unique_ptr<GravitySolver> make_gravity_solver(const GravityConfig& config) {
-    switch (config.backend) {
+std::unique_ptr<GravitySolver> make_gravity_solver(const GravityConfig& config,
+                                                   std::size_t n_bodies) {
+    Backend backend = config.backend;
+    if (backend == Backend::automatic)
+        backend = n_bodies >= auto_tree_threshold ? Backend::tree : Backend::direct;
+    switch (backend) {
     case Backend::direct:
         return std::make_unique<DirectGravity>(config.G, config.softening);
+    case Backend::tree:
+        return std::make_unique<TreeGravity>(config.G, config.softening, config.theta,
+                                             config.multipole_order, config.bucket_size);
+    case Backend::automatic:
+        break;
     }
     throw std::logic_error("make_gravity_solver: unhandled backend");
 }

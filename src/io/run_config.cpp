@@ -20,7 +20,14 @@ RunConfig make_run_config(const ParameterSet& p) {
                                                 ", from " + p.source("integrator.t_end") +
                                                 ") and integrator.n_steps");
     }
-    c.gravity.backend = gravity::Backend::direct; // the only choice the table allows today
+    const std::string& backend = p.string("gravity.backend");
+    c.gravity.backend = backend == "direct" ? gravity::Backend::direct
+                        : backend == "tree" ? gravity::Backend::tree
+                                            : gravity::Backend::automatic;
+    c.gravity.theta = p.real("gravity.theta");
+    c.gravity.multipole_order = static_cast<int>(p.integer("gravity.multipole_order"));
+    c.gravity.bucket_size = static_cast<int>(p.integer("gravity.bucket_size"));
+    c.gravity_check_samples = p.integer("gravity.check_samples");
     c.gravity.G = c.G;
     c.gravity.softening = p.real("gravity.softening");
 

@@ -3,6 +3,7 @@
 // One interface, several backends (direct today; tree, gpu-tree, gpu-direct later).
 // Gravity acts between mass points: free spheres today, the spheres of an aggregate and the
 // centres of mass of polyhedra later. The caller sums point forces into body forces/torques.
+#include <cstddef>
 #include <memory>
 #include <span>
 #include <string>
@@ -13,13 +14,22 @@ namespace rubble::gravity {
 
 /// Backends selectable by gravity.backend. Cost noted per backend (REBOUND's convention).
 enum class Backend {
-    direct, ///< O(N^2) pairwise sum, exact to round-off, OpenMP over targets
+    direct,    ///< O(N^2) pairwise sum, exact to round-off, OpenMP over targets
+    tree,      ///< O(N log N) Barnes-Hut octree with multipoles, error set by theta and order
+    automatic, ///< direct below auto_tree_threshold bodies, tree above
 };
 
+/// Number of bodies from which `auto` picks the tree: the measured crossover where the tree
+/// (theta = 0.5, hexadecapole) becomes faster than direct summation (docs/tree.md).
+inline constexpr std::size_t auto_tree_threshold = 2000;
+
 struct GravityConfig {
-    Backend backend = Backend::direct;
-    double G = G_SI;        ///< m^3 kg^-1 s^-2
-    double softening = 0.0; ///< m, Plummer softening length (0: Newtonian)
+    Backend backend = Backend::automatic;
+    double G = G_SI;         ///< m^3 kg^-1 s^-2
+    double softening = 0.0;  ///< m, Plummer softening length (0: Newtonian)
+    double theta = 0.5;      ///< opening angle: node size / distance below which a node is used
+    int multipole_order = 4; ///< 1 monopole, 2 quadrupole, 3 octupole, 4 hexadecapole
+    int bucket_size = 16;    ///< bodies per tree leaf
 };
 
 class GravitySolver {
@@ -36,7 +46,8 @@ public:
     [[nodiscard]] virtual std::string name() const = 0;
 };
 
-/// The factory: the only place that switches on gravity.backend.
-[[nodiscard]] std::unique_ptr<GravitySolver> make_gravity_solver(const GravityConfig& config);
+/// The factory: the only place that switches on gravity.backend. `n_bodies` resolves `auto`.
+[[nodiscard]] std::unique_ptr<GravitySolver> make_gravity_solver(const GravityConfig& config,
+                                                                 std::size_t n_bodies);
 
 } // namespace rubble::gravity

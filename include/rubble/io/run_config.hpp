@@ -25,6 +25,7 @@ struct RunConfig {
     double t_end = 0.0;       ///< s (0: use n_steps)
     std::int64_t n_steps = 0; ///< (0: use t_end)
     gravity::GravityConfig gravity;
+    std::int64_t gravity_check_samples = 0; ///< bodies checked against direct summation
     OutputConfig output;
     std::uint64_t seed = 1;
     IcType ic_type = IcType::cloud;

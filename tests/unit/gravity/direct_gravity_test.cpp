@@ -106,8 +106,11 @@ TEST(DirectGravity, BitwiseIndependentOfThreadCount) {
     }
 }
 
-TEST(GravityFactory, MakesTheDirectBackend) {
+TEST(GravityFactory, MakesTheBackendAskedForAndResolvesAuto) {
     gravity::GravityConfig c;
     c.backend = gravity::Backend::direct;
-    EXPECT_EQ(gravity::make_gravity_solver(c)->name(), "direct");
+    EXPECT_EQ(gravity::make_gravity_solver(c, 10)->name(), "direct");
+    c.backend = gravity::Backend::automatic;
+    EXPECT_EQ(gravity::make_gravity_solver(c, gravity::auto_tree_threshold - 1)->name(), "direct");
+    EXPECT_EQ(gravity::make_gravity_solver(c, gravity::auto_tree_threshold)->name(), "tree");
 }

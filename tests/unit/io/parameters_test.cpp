@@ -34,7 +34,7 @@ TEST(Parameters, EveryDefaultIsValidAndTyped) {
         EXPECT_FALSE(s.help.empty()) << s.key;
     }
     EXPECT_DOUBLE_EQ(p.real("units.G"), 6.6743e-11);
-    EXPECT_EQ(p.string("gravity.backend"), "direct");
+    EXPECT_EQ(p.string("gravity.backend"), "auto");
     EXPECT_EQ(p.integer("ic.file.snapshot"), -1);
 }
 
@@ -79,7 +79,7 @@ TEST(Parameters, OutOfRangeValuesAreRejectedWithUnitAndRange) {
         {"[ic.cloud]\ndensity = -5\n", "ic.cloud.density = -5: must be > 0 (kg m^-3)"},
         {"[ic.cloud]\nn = 0\n", "ic.cloud.n = 0: must be >= 1"},
         {"[ic.two_body]\ne = 1.0\n", "ic.two_body.e = 1.0: must be in [0, 1)"},
-        {"[gravity]\nbackend = \"fmm\"\n", "gravity.backend = \"fmm\": must be one of direct"},
+        {"[gravity]\nbackend = \"fmm\"\n", "gravity.backend = \"fmm\": must be one of auto, direct, tree"},
         {"[output]\noverwrite = 1\n", "output.overwrite = 1: expected a boolean"},
     };
     for (const auto& c : cases) {

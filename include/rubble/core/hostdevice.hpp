@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// RUBBLE_HD marks pure physics functions compiled for both the CPU and CUDA (STYLE.md), so the
+// GPU kernels and the CPU unit tests run the same code.
+#if defined(__CUDACC__)
+#define RUBBLE_HD __host__ __device__
+#else
+#define RUBBLE_HD
+#endif
+
+// Forces inlining of small kernels, so that a caller compiled for a wider instruction set
+// (target_clones, see tree_gravity.cpp) gets them compiled for that instruction set too.
+#if defined(__CUDACC__)
+#define RUBBLE_INLINE __forceinline__
+#elif defined(__GNUC__)
+#define RUBBLE_INLINE [[gnu::always_inline]] inline
+#else
+#define RUBBLE_INLINE inline
+#endif

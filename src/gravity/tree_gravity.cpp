@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+#include "rubble/gravity/tree_gravity.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "rubble/core/hostdevice.hpp"
+
+namespace rubble::gravity {
+namespace {
+
+// Interaction lists of one bucket, as columns so the loops over them vectorise: bodies
+// (x, y, z, m) and accepted nodes (centre of mass, mass, then weight k at w[k * stride]).
+// Measured faster than looping over sources outside and the bucket inside (docs/tree.md).
+struct Lists {
+    std::vector<double> x, y, z, m;
+    std::vector<std::int32_t> cells;
+    std::vector<double> cx, cy, cz, cm, w;
+    void clear() {
+        x.clear();
+        y.clear();
+        z.clear();
+        m.clear();
+        cells.clear();
+    }
+    // Copies the accepted nodes' data into columns of length cells.size().
+    void gather_cells(const std::vector<tree::Multipole>& mp, int order) {
+        const std::size_t n = cells.size();
+        cx.resize(n);
+        cy.resize(n);
+        cz.resize(n);
+        cm.resize(n);
+        // Only the weights the order uses: 6 for quadrupoles, 16 with octupoles, 31 in all.
+        const int weights =
+            order >= 2 ? tree::weight_offset(order) + tree::monomial_count(order) : 0;
+        w.resize(static_cast<std::size_t>(weights) * n);
+        for (std::size_t c = 0; c < n; ++c) {
+            const tree::Multipole& p = mp[static_cast<std::size_t>(cells[c])];
+            cx[c] = p.com[0];
+            cy[c] = p.com[1];
+            cz[c] = p.com[2];
+            cm[c] = p.mass;
+            for (int k = 0; k < weights; ++k)
+                w[static_cast<std::size_t>(k) * n + c] = p.w[k];
+        }
+    }
+};
+
+double box_distance2(const tree::Node& bucket, const double* p) {
+    double d2 = 0.0;
+    for (int d = 0; d < 3; ++d) {
+        const double v = std::max({bucket.lo[d] - p[d], 0.0, p[d] - bucket.hi[d]});
+        d2 += v * v;
+    }
+    return d2;
+}
+
+void build_lists(const tree::Octree& t, const tree::Node& bucket, double theta, Lists& lists) {
+    const double theta2 = theta * theta;
+    const auto& nodes = t.nodes();
+    const auto& mp = t.multipoles();
+    std::int32_t stack[8 * tree::morton_levels + 8];
+    int top = 0;
+    stack[top++] = 0;
+    while (top > 0) {
+        const std::int32_t k = stack[--top];
+        const tree::Node& node = nodes[static_cast<std::size_t>(k)];
+        // Accept when size < theta d and d > b_max (squared: no square root per node).
+        const double d2 = box_distance2(bucket, mp[static_cast<std::size_t>(k)].com);
+        if (node.size * node.size < theta2 * d2 && d2 > node.b_max * node.b_max) {
+            lists.cells.push_back(k);
+        } else if (node.leaf()) {
+            for (std::int32_t b = node.begin; b < node.end; ++b) {
+                lists.x.push_back(t.x()[static_cast<std::size_t>(b)]);
+                lists.y.push_back(t.y()[static_cast<std::size_t>(b)]);
+                lists.z.push_back(t.z()[static_cast<std::size_t>(b)]);
+                lists.m.push_back(t.mass()[static_cast<std::size_t>(b)]);
+            }
+        } else {
+            for (std::int32_t c = node.child_count - 1; c >= 0; --c)
+                stack[top++] = node.first_child + c;
+        }
+    }
+}
+
+// Field of the bucket's interaction lists at every body of the bucket. Each body sums its
+// sources in list order, whatever thread handles the bucket: deterministic.
+template <int Order>
+RUBBLE_INLINE void bucket_field(const tree::Octree& t, const tree::Node& bucket, const Lists& lists,
+                                double eps2, double* ax_out, double* ay_out, double* az_out,
+                                double* phi_out) {
+    const std::size_t np = lists.x.size(), nc = lists.cx.size();
+    const double *xs = lists.x.data(), *ys = lists.y.data(), *zs = lists.z.data(),
+                 *ms = lists.m.data();
+    const double *cx = lists.cx.data(), *cy = lists.cy.data(), *cz = lists.cz.data(),
+                 *cm = lists.cm.data(), *w = lists.w.data();
+    for (std::int32_t i = bucket.begin; i < bucket.end; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        const double xi = t.x()[k], yi = t.y()[k], zi = t.z()[k];
+        double ax = 0.0, ay = 0.0, az = 0.0, phi = 0.0;
+        // Body-body part: Plummer-softened, as in DirectGravity (self term masked).
+#pragma omp simd reduction(+ : ax, ay, az, phi)
+        for (std::size_t j = 0; j < np; ++j) {
+            const double dx = xs[j] - xi, dy = ys[j] - yi, dz = zs[j] - zi;
+            const double d2 = dx * dx + dy * dy + dz * dz;
+            const double inv = d2 > 0.0 ? 1.0 / std::sqrt(d2 + eps2) : 0.0;
+            const double m_inv = ms[j] * inv;
+            const double m_inv3 = m_inv * inv * inv;
+            ax += m_inv3 * dx;
+            ay += m_inv3 * dy;
+            az += m_inv3 * dz;
+            phi -= m_inv;
+        }
+        // Body-node part: the multipole expansion at offset x_i - com.
+#pragma omp simd reduction(+ : ax, ay, az, phi)
+        for (std::size_t c = 0; c < nc; ++c)
+            tree::multipole_field<Order>(xi - cx[c], yi - cy[c], zi - cz[c], cm[c], w + c, nc, phi,
+                                         ax, ay, az);
+        ax_out[k] = ax;
+        ay_out[k] = ay;
+        az_out[k] = az;
+        phi_out[k] = phi;
+    }
+}
+
+// The bucket kernels compiled for AVX-512, AVX2+FMA and baseline x86-64, chosen at run time
+// by the CPU (GCC function multi-versioning). On one machine the same version always runs, so
+// results stay deterministic there.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(RUBBLE_NO_CLONES)
+#define RUBBLE_TARGET_CLONES __attribute__((target_clones("avx512f", "arch=haswell", "default")))
+#else
+#define RUBBLE_TARGET_CLONES
+#endif
+
+RUBBLE_TARGET_CLONES
+void bucket_field_any(int order, const tree::Octree& t, const tree::Node& bucket,
+                      const Lists& lists, double eps2, double* ax, double* ay, double* az,
+                      double* phi) {
+    switch (order) {
+    case 1:
+        bucket_field<1>(t, bucket, lists, eps2, ax, ay, az, phi);
+        break;
+    case 2:
+        bucket_field<2>(t, bucket, lists, eps2, ax, ay, az, phi);
+        break;
+    case 3:
+        bucket_field<3>(t, bucket, lists, eps2, ax, ay, az, phi);
+        break;
+    default:
+        bucket_field<4>(t, bucket, lists, eps2, ax, ay, az, phi);
+        break;
+    }
+}
+
+} // namespace
+
+TreeGravity::TreeGravity(double G, double softening, double theta, int order, int bucket_size)
+    : G_(G), eps2_(softening * softening), theta_(theta), order_(order), bucket_size_(bucket_size) {
+    if (!(theta > 0.0 && theta < 1.0)) throw std::invalid_argument("TreeGravity: theta in (0, 1)");
+    if (order < 1 || order > tree::max_multipole_order)
+        throw std::invalid_argument("TreeGravity: multipole order in [1, 4]");
+}
+
+void TreeGravity::compute(std::span<const Vec3> pos, std::span<const double> mass,
+                          std::span<Vec3> acc, std::span<double> potential) {
+    const std::size_t n = pos.size();
+    tree_.build({pos, mass, {}, {}}, bucket_size_);
+    for (auto* v : {&ax_, &ay_, &az_, &phi_})
+        v->resize(n);
+    const auto& leaves = tree_.leaves();
+    const auto leaf_count = static_cast<std::ptrdiff_t>(leaves.size());
+    double pp = 0.0, pc = 0.0;
+#pragma omp parallel reduction(+ : pp, pc)
+    {
+        Lists lists;
+#pragma omp for schedule(dynamic, 4)
+        for (std::ptrdiff_t l = 0; l < leaf_count; ++l) {
+            const tree::Node& bucket =
+                tree_.nodes()[static_cast<std::size_t>(leaves[static_cast<std::size_t>(l)])];
+            lists.clear();
+            build_lists(tree_, bucket, theta_, lists);
+            lists.gather_cells(tree_.multipoles(), order_);
+            bucket_field_any(order_, tree_, bucket, lists, eps2_, ax_.data(), ay_.data(),
+                             az_.data(), phi_.data());
+            pp += static_cast<double>(bucket.count()) * static_cast<double>(lists.x.size());
+            pc += static_cast<double>(bucket.count()) * static_cast<double>(lists.cells.size());
+        }
+    }
+    particle_interactions_ = pp;
+    node_interactions_ = pc;
+    const auto& order = tree_.order();
+#pragma omp parallel for schedule(static)
+    for (std::size_t k = 0; k < n; ++k) {
+        const auto i = static_cast<std::size_t>(order[k]);
+        acc[i] = G_ * Vec3(ax_[k], ay_[k], az_[k]);
+        potential[i] = G_ * phi_[k];
+    }
+}
+
+} // namespace rubble::gravity
