@@ -79,7 +79,8 @@ TEST(Parameters, OutOfRangeValuesAreRejectedWithUnitAndRange) {
         {"[ic.cloud]\ndensity = -5\n", "ic.cloud.density = -5: must be > 0 (kg m^-3)"},
         {"[ic.cloud]\nn = 0\n", "ic.cloud.n = 0: must be >= 1"},
         {"[ic.two_body]\ne = 1.0\n", "ic.two_body.e = 1.0: must be in [0, 1)"},
-        {"[gravity]\nbackend = \"fmm\"\n", "gravity.backend = \"fmm\": must be one of auto, direct, tree"},
+        {"[gravity]\nbackend = \"fmm\"\n",
+         "gravity.backend = \"fmm\": must be one of auto, direct, tree"},
         {"[output]\noverwrite = 1\n", "output.overwrite = 1: expected a boolean"},
     };
     for (const auto& c : cases) {
