@@ -66,9 +66,13 @@ void build_lists(const tree::Octree& t, const tree::Node& bucket, double theta, 
     while (top > 0) {
         const std::int32_t k = stack[--top];
         const tree::Node& node = nodes[static_cast<std::size_t>(k)];
-        // Accept when size < theta d and d > b_max (squared: no square root per node).
+        // Accept when size < theta d and d > b_max (squared: no square root per node); never
+        // the bucket itself or a node holding it (a one-body bucket has size 0 and a centre
+        // of mass a rounding error away from its box).
+        const bool holds_bucket = node.begin <= bucket.begin && bucket.end <= node.end;
         const double d2 = box_distance2(bucket, mp[static_cast<std::size_t>(k)].com);
-        if (node.size * node.size < theta2 * d2 && d2 > node.b_max * node.b_max) {
+        if (!holds_bucket && node.size * node.size < theta2 * d2 &&
+            d2 > node.b_max * node.b_max) {
             lists.cells.push_back(k);
         } else if (node.leaf()) {
             for (std::int32_t b = node.begin; b < node.end; ++b) {

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include "rubble/gravity/accuracy.hpp"
 #include "rubble/gravity/tree_gravity.hpp"
 #include "rubble/ic/random.hpp"
 #include "rubble/tree/octree.hpp"
@@ -183,4 +184,20 @@ TEST(TreeGravity, TinySystems) {
             EXPECT_DOUBLE_EQ(acc[1].x(), -1.0);
         }
     }
+}
+
+TEST(TreeGravity, OneBodyBucketsNeverUseThemselvesAsANode) {
+    // Regression: a one-body leaf has size 0 and a centre of mass a rounding error from its
+    // own box, so without the containment check it accepted itself as a monopole.
+    const Set s = awkward_set(9, 3000);
+    gravity::TreeGravity g(1.0, 0.0, 0.5, 1, 1);
+    std::vector<Vec3> acc(s.pos.size());
+    std::vector<double> pot(s.pos.size());
+    g.compute(s.pos, s.mass, acc, pot);
+    std::vector<std::size_t> all(s.pos.size());
+    for (std::size_t i = 0; i < all.size(); ++i)
+        all[i] = i;
+    const auto exact = gravity::direct_accelerations(s.pos, s.mass, 1.0, 0.0, all);
+    for (std::size_t i = 0; i < acc.size(); ++i)
+        ASSERT_LT((acc[i] - exact[i]).norm(), 0.5 * exact[i].norm() + 1e-300) << i;
 }

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Equal-mass test clouds in G = 1 units (total mass 1).
+#include <cmath>
+#include <vector>
+
+#include "rubble/core/bodies.hpp"
+#include "rubble/ic/random.hpp"
+
+namespace rubble::test {
+
+/// N points uniform in the unit ball, radius 1e-4 each, at rest.
+inline Bodies uniform_sphere(int n, std::uint64_t seed) {
+    ic::Rng rng(seed);
+    Bodies b;
+    for (int i = 0; i < n; ++i)
+        b.add_sphere(i, 1.0 / n, 1e-4, rng.in_ball(1.0), Vec3::Zero(), Vec3::Zero());
+    return b;
+}
+
+/// N points from a Plummer sphere of scale radius 1 (Plummer 1911; radii by inverting the
+/// cumulative mass M(r) = r^3 / (1 + r^2)^(3/2), Aarseth, Henon & Wielen 1974), at rest.
+inline Bodies plummer_sphere(int n, std::uint64_t seed) {
+    ic::Rng rng(seed);
+    Bodies b;
+    for (int i = 0; i < n; ++i) {
+        const double u = std::max(rng.uniform(), 1e-12);
+        const double r = 1.0 / std::sqrt(std::pow(u, -2.0 / 3.0) - 1.0);
+        b.add_sphere(i, 1.0 / n, 1e-4, r * rng.unit_vector(), Vec3::Zero(), Vec3::Zero());
+    }
+    return b;
+}
+
+} // namespace rubble::test
