@@ -43,7 +43,15 @@ void BM_DirectGravity(benchmark::State& state) {
     state.counters["interactions/s"] =
         benchmark::Counter(interactions, benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(BM_DirectGravity)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_DirectGravity)
+    ->Arg(500)
+    ->Arg(1000)
+    ->Arg(2000)
+    ->Arg(4000)
+    ->Arg(10000)
+    ->Arg(100000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 // Uniform sphere of N point masses (radius 1 m spheres at volume fraction 0.1), as in the
 // accuracy table; args: N, theta x 100, multipole order, bucket size.
@@ -73,7 +81,7 @@ void BM_TreeGravity(benchmark::State& state) {
 }
 BENCHMARK(BM_TreeGravity)
     ->ArgNames({"N", "theta100", "order", "bucket"})
-    ->ArgsProduct({{10000, 100000}, {50}, {2, 4}, {16, 32, 64}})
+    ->ArgsProduct({{500, 1000, 2000, 4000, 10000, 100000, 1000000}, {30, 50, 70}, {2, 4}, {16}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

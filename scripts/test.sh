@@ -9,7 +9,7 @@ ctest --test-dir build/release --output-on-failure -j "$(nproc)"
 
 scripts/setup.sh debug-sanitize
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build/sanitize --output-on-failure -j "$(nproc)" -LE style
+  ctest --test-dir build/sanitize --output-on-failure -j "$(nproc)" -LE "style|slow"
 
 RUBBLE_BIN="$(pwd)/build/release/rubble" PYTHONPATH="$(pwd)/analysis" \
   /usr/bin/python3 -m pytest -q analysis/tests

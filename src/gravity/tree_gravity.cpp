@@ -71,8 +71,7 @@ void build_lists(const tree::Octree& t, const tree::Node& bucket, double theta, 
         // of mass a rounding error away from its box).
         const bool holds_bucket = node.begin <= bucket.begin && bucket.end <= node.end;
         const double d2 = box_distance2(bucket, mp[static_cast<std::size_t>(k)].com);
-        if (!holds_bucket && node.size * node.size < theta2 * d2 &&
-            d2 > node.b_max * node.b_max) {
+        if (!holds_bucket && node.size * node.size < theta2 * d2 && d2 > node.b_max * node.b_max) {
             lists.cells.push_back(k);
         } else if (node.leaf()) {
             for (std::int32_t b = node.begin; b < node.end; ++b) {
@@ -120,7 +119,7 @@ RUBBLE_INLINE void bucket_field(const tree::Octree& t, const tree::Node& bucket,
 #pragma omp simd reduction(+ : ax, ay, az, phi)
         for (std::size_t c = 0; c < nc; ++c)
             tree::multipole_field<Order>(xi - cx[c], yi - cy[c], zi - cz[c], cm[c], w + c, nc, phi,
-                                         ax, ay, az);
+                                         ax, ay, az, eps2);
         ax_out[k] = ax;
         ay_out[k] = ay;
         az_out[k] = az;

@@ -5,7 +5,9 @@
 #include <cstddef>
 #include <limits>
 #include <sstream>
+#include <string>
 
+#include "rubble/gravity/gravity_solver.hpp"
 #include "rubble/io/parameters.hpp"
 
 namespace rubble::io {
@@ -74,7 +76,8 @@ std::vector<ParamSpec> make_specs() {
         integer("integrator.n_steps", "0", "Number of steps to run; 0: use integrator.t_end", 0),
         text("gravity.backend", "\"auto\"",
              "Gravity solver: direct = O(N^2) pairwise sum; tree = Barnes-Hut octree with "
-             "multipoles, O(N log N); auto = tree from 2000 bodies, direct below",
+             "multipoles, O(N log N); auto = tree from " +
+                 std::to_string(gravity::auto_tree_threshold) + " bodies, direct below",
              {"auto", "direct", "tree"}),
         real("gravity.theta", "", "0.5",
              "Tree opening angle: a node is used whole when its size < theta x its distance "

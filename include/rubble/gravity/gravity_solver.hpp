@@ -20,8 +20,9 @@ enum class Backend {
 };
 
 /// Number of bodies from which `auto` picks the tree: the measured crossover where the tree
-/// (theta = 0.5, hexadecapole) becomes faster than direct summation (docs/tree.md).
-inline constexpr std::size_t auto_tree_threshold = 2000;
+/// (theta = 0.5, hexadecapole) becomes faster than direct summation, about 1100 on the
+/// 2-core development machine (docs/tree.md, BM_DirectGravity vs BM_TreeGravity).
+inline constexpr std::size_t auto_tree_threshold = 1200;
 
 struct GravityConfig {
     Backend backend = Backend::automatic;

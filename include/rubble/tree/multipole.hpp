@@ -123,15 +123,22 @@ RUBBLE_HD RUBBLE_INLINE void add_order(const double* px, const double* py, const
 /// 2: + quadrupole, 3: + octupole, 4: + hexadecapole). The 31 weights are read as
 /// w[k * stride], so the same code serves one Multipole (stride 1) and columns of many
 /// (stride = column length) in a vectorised loop over nodes.
+///
+/// With eps2 > 0 the monopole term is Plummer-softened like the body-body interactions,
+/// M r / (r^2 + eps^2)^(3/2), so that a tree with a small theta reproduces the softened direct
+/// sum; the higher orders stay Newtonian (corrections of relative order eps^2 / r^2 to terms
+/// already of order (size / r)^2).
 template <int Order>
 RUBBLE_HD RUBBLE_INLINE void multipole_field(double rx, double ry, double rz, double mass,
                                              const double* w, std::size_t stride, double& phi,
-                                             double& ax, double& ay, double& az) {
+                                             double& ax, double& ay, double& az,
+                                             double eps2 = 0.0) {
     const double r2 = rx * rx + ry * ry + rz * rz;
     const double inv = 1.0 / std::sqrt(r2);
     const double inv2 = inv * inv;
-    phi -= mass * inv;
-    const double f = mass * inv * inv2;
+    const double inv_soft = eps2 > 0.0 ? 1.0 / std::sqrt(r2 + eps2) : inv;
+    phi -= mass * inv_soft;
+    const double f = mass * inv_soft * inv_soft * inv_soft;
     ax -= f * rx;
     ay -= f * ry;
     az -= f * rz;
