@@ -129,10 +129,9 @@ RUBBLE_HD RUBBLE_INLINE void add_order(const double* px, const double* py, const
 /// sum; the higher orders stay Newtonian (corrections of relative order eps^2 / r^2 to terms
 /// already of order (size / r)^2).
 template <int Order>
-RUBBLE_HD RUBBLE_INLINE void multipole_field(double rx, double ry, double rz, double mass,
-                                             const double* w, std::size_t stride, double& phi,
-                                             double& ax, double& ay, double& az,
-                                             double eps2 = 0.0) {
+RUBBLE_HD RUBBLE_INLINE void
+multipole_field(double rx, double ry, double rz, double mass, const double* w, std::size_t stride,
+                double& phi, double& ax, double& ay, double& az, double eps2 = 0.0) {
     const double r2 = rx * rx + ry * ry + rz * rz;
     const double inv = 1.0 / std::sqrt(r2);
     const double inv2 = inv * inv;
