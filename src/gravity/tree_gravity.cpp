@@ -47,33 +47,32 @@ struct Lists {
     }
 };
 
-double box_distance2(const tree::Node& bucket, const double* p) {
+// Squared distance from p to the box [lo, hi] (0 inside).
+double box_distance2(const double* lo, const double* hi, const double* p) {
     double d2 = 0.0;
     for (int d = 0; d < 3; ++d) {
-        const double v = std::max({bucket.lo[d] - p[d], 0.0, p[d] - bucket.hi[d]});
+        const double below = lo[d] - p[d], above = p[d] - hi[d];
+        const double v = below > 0.0 ? below : (above > 0.0 ? above : 0.0);
         d2 += v * v;
     }
     return d2;
 }
 
-void build_lists(const tree::Octree& t, const tree::Node& bucket, double theta, Lists& lists) {
-    const double theta2 = theta * theta;
-    const auto& nodes = t.nodes();
-    const auto& mp = t.multipoles();
+void build_lists(const tree::Octree& t, const std::vector<WalkNode>& walk, const tree::Node& bucket,
+                 Lists& lists) {
     std::int32_t stack[8 * tree::morton_levels + 8];
     int top = 0;
     stack[top++] = 0;
     while (top > 0) {
         const std::int32_t k = stack[--top];
-        const tree::Node& node = nodes[static_cast<std::size_t>(k)];
-        // Accept when size < theta d and d > b_max (squared: no square root per node); never
-        // the bucket itself or a node holding it (a one-body bucket has size 0 and a centre
-        // of mass a rounding error away from its box).
+        const WalkNode& node = walk[static_cast<std::size_t>(k)];
+        // Accepted when d^2 > open2, i.e. size < theta d and d > b_max; never the bucket itself
+        // or a node holding it (a one-body bucket has size 0 and a centre of mass a rounding
+        // error away from its box).
         const bool holds_bucket = node.begin <= bucket.begin && bucket.end <= node.end;
-        const double d2 = box_distance2(bucket, mp[static_cast<std::size_t>(k)].com);
-        if (!holds_bucket && node.size * node.size < theta2 * d2 && d2 > node.b_max * node.b_max) {
+        if (!holds_bucket && box_distance2(bucket.lo, bucket.hi, node.com) > node.open2) {
             lists.cells.push_back(k);
-        } else if (node.leaf()) {
+        } else if (node.child_count == 0) {
             for (std::int32_t b = node.begin; b < node.end; ++b) {
                 lists.x.push_back(t.x()[static_cast<std::size_t>(b)]);
                 lists.y.push_back(t.y()[static_cast<std::size_t>(b)]);
@@ -168,7 +167,21 @@ TreeGravity::TreeGravity(double G, double softening, double theta, int order, in
 void TreeGravity::compute(std::span<const Vec3> pos, std::span<const double> mass,
                           std::span<Vec3> acc, std::span<double> potential) {
     const std::size_t n = pos.size();
-    tree_.build({pos, mass, {}, {}}, bucket_size_);
+    tree_.build({pos, mass, {}, {}}, bucket_size_, order_);
+    const auto& nodes = tree_.nodes();
+    walk_.resize(nodes.size());
+    const double inv_theta2 = 1.0 / (theta_ * theta_);
+#pragma omp parallel for schedule(static)
+    for (std::size_t k = 0; k < nodes.size(); ++k) {
+        const tree::Node& nd = nodes[k];
+        const tree::Multipole& mp = tree_.multipoles()[k];
+        walk_[k] = {{mp.com[0], mp.com[1], mp.com[2]},
+                    std::max(nd.size * nd.size * inv_theta2, nd.b_max * nd.b_max),
+                    nd.begin,
+                    nd.end,
+                    nd.first_child,
+                    nd.child_count};
+    }
     for (auto* v : {&ax_, &ay_, &az_, &phi_})
         v->resize(n);
     const auto& leaves = tree_.leaves();
@@ -182,7 +195,7 @@ void TreeGravity::compute(std::span<const Vec3> pos, std::span<const double> mas
             const tree::Node& bucket =
                 tree_.nodes()[static_cast<std::size_t>(leaves[static_cast<std::size_t>(l)])];
             lists.clear();
-            build_lists(tree_, bucket, theta_, lists);
+            build_lists(tree_, walk_, bucket, lists);
             lists.gather_cells(tree_.multipoles(), order_);
             bucket_field_any(order_, tree_, bucket, lists, eps2_, ax_.data(), ay_.data(),
                              az_.data(), phi_.data());

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/tree/multipole.hpp"
 
-#include <vector>
-
 namespace rubble::tree {
 namespace {
 
@@ -18,11 +16,11 @@ double factorial(int n) {
     return n <= 1 ? 1.0 : n * factorial(n - 1);
 }
 
-// Exponents of the monomial made by the axes in `axes` (0 = x, 1 = y, 2 = z).
-Exponents exponents_of(const std::vector<int>& axes) {
+// Exponents of the monomial made by `count` axes (0 = x, 1 = y, 2 = z).
+Exponents exponents_of(const int* axes, int count) {
     Exponents e{0, 0, 0};
-    for (int ax : axes)
-        (ax == 0 ? e.a : ax == 1 ? e.b : e.c)++;
+    for (int i = 0; i < count; ++i)
+        (axes[i] == 0 ? e.a : axes[i] == 1 ? e.b : e.c)++;
     return e;
 }
 
@@ -35,33 +33,35 @@ double trace1(const double* m, int n, const Exponents& e) {
 // Traceless projection of the symmetric tensor with monomial components m (rank n <= 4):
 // Q = M - 1/(2n-1) {delta T1} + 1/((2n-1)(2n-3)) {delta delta T2} (Applequist 1989, eq. 2.13
 // specialised: coefficients 1/3 for n = 2; 1/5 for n = 3; 1/7 and 1/35 for n = 4), where
-// {.} sums over the distinct placements of the deltas among the indices.
+// {.} sums over the distinct placements of the deltas among the indices. Runs once per tree
+// node, so it works on fixed arrays, no allocation.
 void detrace(const double* m, int n, double* q) {
     for (int k = 0; k < monomial_count(n); ++k) {
         const Exponents e = monomial(n, k);
-        std::vector<int> axes;
+        int axes[4] = {0, 0, 0, 0};
+        int count = 0;
         for (int i = 0; i < e.a; ++i)
-            axes.push_back(0);
+            axes[count++] = 0;
         for (int i = 0; i < e.b; ++i)
-            axes.push_back(1);
+            axes[count++] = 1;
         for (int i = 0; i < e.c; ++i)
-            axes.push_back(2);
+            axes[count++] = 2;
         double value = m[k];
         const double c1 = 1.0 / (2 * n - 1);
         for (int p = 0; p < n; ++p)
             for (int r = p + 1; r < n; ++r) {
-                if (axes[static_cast<std::size_t>(p)] != axes[static_cast<std::size_t>(r)])
-                    continue;
-                std::vector<int> rest;
+                if (axes[p] != axes[r]) continue;
+                int rest[4];
+                int rest_count = 0;
                 for (int s = 0; s < n; ++s)
-                    if (s != p && s != r) rest.push_back(axes[static_cast<std::size_t>(s)]);
-                value -= c1 * trace1(m, n, exponents_of(rest));
+                    if (s != p && s != r) rest[rest_count++] = axes[s];
+                value -= c1 * trace1(m, n, exponents_of(rest, rest_count));
             }
         if (n == 4) {
             // Twice traced: T2 = sum_ij M_iijj; the three pairings of four indices.
             const double t2 =
                 trace1(m, 4, {2, 0, 0}) + trace1(m, 4, {0, 2, 0}) + trace1(m, 4, {0, 0, 2});
-            const auto& x = axes;
+            const int* x = axes;
             const int pairings = (x[0] == x[1] && x[2] == x[3]) + (x[0] == x[2] && x[1] == x[3]) +
                                  (x[0] == x[3] && x[1] == x[2]);
             value += pairings * t2 / 35.0;

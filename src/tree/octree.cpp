@@ -49,9 +49,10 @@ double segment_distance2(const Vec3& p0, const Vec3& u, const Vec3& q0, const Ve
     return (p0 + s * u - (q0 + t * w)).squaredNorm();
 }
 
-void Octree::build(const TreeInputs& in, int bucket_size) {
+void Octree::build(const TreeInputs& in, int bucket_size, int order) {
     const std::size_t n = in.pos.size();
     with_mass_ = !in.mass.empty();
+    multipole_order_ = order;
     Vec3 lo = Vec3::Constant(std::numeric_limits<double>::infinity());
     Vec3 hi = -lo;
     for (const Vec3& p : in.pos) {
@@ -187,7 +188,12 @@ void Octree::summarise(std::int32_t index) {
     for (std::int32_t k = node.begin; k < node.end; ++k) {
         const double dx = x_[k] - com[0], dy = y_[k] - com[1], dz = z_[k] - com[2];
         b2 = std::max(b2, dx * dx + dy * dy + dz * dz);
-        raw.add(m_[k], dx, dy, dz);
+        switch (multipole_order_) {
+        case 1: break;
+        case 2: raw.add<2>(m_[k], dx, dy, dz); break;
+        case 3: raw.add<3>(m_[k], dx, dy, dz); break;
+        default: raw.add<4>(m_[k], dx, dy, dz); break;
+        }
     }
     node.b_max = std::sqrt(b2);
     Multipole& mp = multipoles_[static_cast<std::size_t>(index)];

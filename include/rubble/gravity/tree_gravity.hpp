@@ -7,6 +7,14 @@
 
 namespace rubble::gravity {
 
+/// What the walk reads of a tree node, packed (56 bytes) so a traversal touches little memory:
+/// the centre of mass and the squared opening radius open2 = max(size^2 / theta^2, b_max^2).
+struct WalkNode {
+    double com[3];
+    double open2; ///< m^2: the node is used whole beyond this squared distance
+    std::int32_t begin, end, first_child, child_count;
+};
+
 /// Barnes-Hut tree gravity (Barnes & Hut 1986) with multipoles through order 4, walked per
 /// bucket with interaction lists (Stadel 2001, pkdgrav). A node is accepted for a bucket when
 /// size < theta d and d > b_max, with d the distance from the node's centre of mass to the
@@ -31,6 +39,7 @@ private:
     int order_, bucket_size_;
     tree::Octree tree_;
     std::vector<double> ax_, ay_, az_, phi_; // in tree order
+    std::vector<WalkNode> walk_;             // packed node data for the walk
     double particle_interactions_ = 0, node_interactions_ = 0;
 };
 

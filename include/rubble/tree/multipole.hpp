@@ -55,7 +55,9 @@ struct Multipole {
 struct RawMoments {
     double m[weight_count] = {}; ///< same layout as Multipole::w
 
-    /// Adds a point mass `mass` at offset d from the centre of mass.
+    /// Adds a point mass `mass` at offset d from the centre of mass, to the moments of orders
+    /// 2..MaxOrder (the others stay 0: a quadrupole tree need not pay for hexadecapoles).
+    template <int MaxOrder = max_multipole_order>
     RUBBLE_HD inline void add(double mass, double dx, double dy, double dz);
 };
 
@@ -72,13 +74,14 @@ RUBBLE_HD RUBBLE_INLINE void add_moments(double* m, double mass, const double* p
 }
 } // namespace detail
 
+template <int MaxOrder>
 RUBBLE_HD inline void RawMoments::add(double mass, double dx, double dy, double dz) {
     const double px[5] = {1, dx, dx * dx, dx * dx * dx, dx * dx * dx * dx};
     const double py[5] = {1, dy, dy * dy, dy * dy * dy, dy * dy * dy * dy};
     const double pz[5] = {1, dz, dz * dz, dz * dz * dz, dz * dz * dz * dz};
-    detail::add_moments<2>(m, mass, px, py, pz);
-    detail::add_moments<3>(m, mass, px, py, pz);
-    detail::add_moments<4>(m, mass, px, py, pz);
+    if constexpr (MaxOrder >= 2) detail::add_moments<2>(m, mass, px, py, pz);
+    if constexpr (MaxOrder >= 3) detail::add_moments<3>(m, mass, px, py, pz);
+    if constexpr (MaxOrder >= 4) detail::add_moments<4>(m, mass, px, py, pz);
 }
 
 /// Turns raw moments into the weighted traceless moments of `out` (orders 2..4).

@@ -43,8 +43,8 @@ struct TreeInputs {
 class Octree {
 public:
     /// Rebuilds the tree. bucket_size >= 1; with masses, computes multipoles about each node's
-    /// centre of mass (orders up to max_multipole_order).
-    void build(const TreeInputs& in, int bucket_size);
+    /// centre of mass through `order` (2..4; higher-order weights are left 0).
+    void build(const TreeInputs& in, int bucket_size, int order = max_multipole_order);
 
     [[nodiscard]] const std::vector<Node>& nodes() const { return nodes_; }
     [[nodiscard]] const std::vector<Multipole>& multipoles() const { return multipoles_; }
@@ -84,6 +84,7 @@ private:
     std::vector<std::uint64_t> keys_;
     std::vector<double> x_, y_, z_, m_, r_, vx_, vy_, vz_;
     bool with_mass_ = false;
+    int multipole_order_ = max_multipole_order;
 };
 
 /// Squared distance between segments p0 + s u and q0 + t w, s, t in [0, 1] (Ericson 2005,
