@@ -167,6 +167,7 @@ TreeGravity::TreeGravity(double G, double softening, double theta, int order, in
 void TreeGravity::compute(std::span<const Vec3> pos, std::span<const double> mass,
                           std::span<Vec3> acc, std::span<double> potential) {
     const std::size_t n = pos.size();
+    if (n == 0) return;
     tree_.build({pos, mass, {}, {}}, bucket_size_, order_);
     const auto& nodes = tree_.nodes();
     walk_.resize(nodes.size());

@@ -189,10 +189,17 @@ void Octree::summarise(std::int32_t index) {
         const double dx = x_[k] - com[0], dy = y_[k] - com[1], dz = z_[k] - com[2];
         b2 = std::max(b2, dx * dx + dy * dy + dz * dz);
         switch (multipole_order_) {
-        case 1: break;
-        case 2: raw.add<2>(m_[k], dx, dy, dz); break;
-        case 3: raw.add<3>(m_[k], dx, dy, dz); break;
-        default: raw.add<4>(m_[k], dx, dy, dz); break;
+        case 1:
+            break;
+        case 2:
+            raw.add<2>(m_[k], dx, dy, dz);
+            break;
+        case 3:
+            raw.add<3>(m_[k], dx, dy, dz);
+            break;
+        default:
+            raw.add<4>(m_[k], dx, dy, dz);
+            break;
         }
     }
     node.b_max = std::sqrt(b2);
