@@ -49,13 +49,11 @@ struct Lists {
 
 // Squared distance from p to the box [lo, hi] (0 inside).
 double box_distance2(const double* lo, const double* hi, const double* p) {
-    double d2 = 0.0;
-    for (int d = 0; d < 3; ++d) {
-        const double below = lo[d] - p[d], above = p[d] - hi[d];
-        const double v = below > 0.0 ? below : (above > 0.0 ? above : 0.0);
-        d2 += v * v;
-    }
-    return d2;
+    // Branch-free: max(lo - p, 0, p - hi) per axis.
+    const double vx = std::max(std::max(lo[0] - p[0], p[0] - hi[0]), 0.0);
+    const double vy = std::max(std::max(lo[1] - p[1], p[1] - hi[1]), 0.0);
+    const double vz = std::max(std::max(lo[2] - p[2], p[2] - hi[2]), 0.0);
+    return vx * vx + vy * vy + vz * vz;
 }
 
 void build_lists(const tree::Octree& t, const std::vector<WalkNode>& walk, const tree::Node& bucket,
@@ -73,12 +71,13 @@ void build_lists(const tree::Octree& t, const std::vector<WalkNode>& walk, const
         if (!holds_bucket && box_distance2(bucket.lo, bucket.hi, node.com) > node.open2) {
             lists.cells.push_back(k);
         } else if (node.child_count == 0) {
-            for (std::int32_t b = node.begin; b < node.end; ++b) {
-                lists.x.push_back(t.x()[static_cast<std::size_t>(b)]);
-                lists.y.push_back(t.y()[static_cast<std::size_t>(b)]);
-                lists.z.push_back(t.z()[static_cast<std::size_t>(b)]);
-                lists.m.push_back(t.mass()[static_cast<std::size_t>(b)]);
-            }
+            // A leaf's bodies are contiguous in the sorted arrays: copy them as ranges.
+            const auto b0 = static_cast<std::ptrdiff_t>(node.begin);
+            const auto b1 = static_cast<std::ptrdiff_t>(node.end);
+            lists.x.insert(lists.x.end(), t.x().begin() + b0, t.x().begin() + b1);
+            lists.y.insert(lists.y.end(), t.y().begin() + b0, t.y().begin() + b1);
+            lists.z.insert(lists.z.end(), t.z().begin() + b0, t.z().begin() + b1);
+            lists.m.insert(lists.m.end(), t.mass().begin() + b0, t.mass().begin() + b1);
         } else {
             for (std::int32_t c = node.child_count - 1; c >= 0; --c)
                 stack[top++] = node.first_child + c;
