@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/gravity/direct_gravity.hpp"
+#include "rubble/gravity/pair_kernel.hpp"
 
 #include <cmath>
 #include <cstddef>
@@ -36,24 +37,9 @@ void DirectGravity::compute(std::span<const Vec3> pos, std::span<const double> m
     for (std::ptrdiff_t i = 0; i < count; ++i) {
         const double xi = xs[i], yi = ys[i], zi = zs[i];
         double ax = 0.0, ay = 0.0, az = 0.0, phi = 0.0;
-        // Plummer-softened point mass: a = G m d / (d^2 + eps^2)^{3/2}, phi = -G m / sqrt(..)
-        // (Aarseth 2003, Gravitational N-body Simulations, sec. 2.2). The r2 > 0 mask drops the
-        // self term and keeps coincident points finite instead of NaN.
 #pragma omp simd reduction(+ : ax, ay, az, phi)
-        for (std::ptrdiff_t j = 0; j < count; ++j) {
-            const double dx = xs[j] - xi;
-            const double dy = ys[j] - yi;
-            const double dz = zs[j] - zi;
-            const double d2 = dx * dx + dy * dy + dz * dz;
-            const double r2 = d2 + eps2;
-            const double inv = d2 > 0.0 ? 1.0 / std::sqrt(r2) : 0.0;
-            const double m_inv = ms[j] * inv;
-            const double m_inv3 = m_inv * inv * inv;
-            ax += m_inv3 * dx;
-            ay += m_inv3 * dy;
-            az += m_inv3 * dz;
-            phi -= m_inv;
-        }
+        for (std::ptrdiff_t j = 0; j < count; ++j)
+            add_body_field(xs[j] - xi, ys[j] - yi, zs[j] - zi, ms[j], eps2, ax, ay, az, phi);
         acc[static_cast<std::size_t>(i)] = Vec3(G_ * ax, G_ * ay, G_ * az);
         potential[static_cast<std::size_t>(i)] = G_ * phi;
     }

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "rubble/core/hostdevice.hpp"
+#include "rubble/gravity/pair_kernel.hpp"
 
 namespace rubble::gravity {
 namespace {
@@ -100,20 +101,11 @@ RUBBLE_INLINE void bucket_field(const tree::Octree& t, const tree::Node& bucket,
         const auto k = static_cast<std::size_t>(i);
         const double xi = t.x()[k], yi = t.y()[k], zi = t.z()[k];
         double ax = 0.0, ay = 0.0, az = 0.0, phi = 0.0;
-        // Body-body part: Plummer-softened, as in DirectGravity (self term masked).
+        // Body-body part: the same softened kernel as DirectGravity.
 #pragma omp simd reduction(+ : ax, ay, az, phi)
-        for (std::size_t j = 0; j < np; ++j) {
-            const double dx = xs[j] - xi, dy = ys[j] - yi, dz = zs[j] - zi;
-            const double d2 = dx * dx + dy * dy + dz * dz;
-            const double inv = d2 > 0.0 ? 1.0 / std::sqrt(d2 + eps2) : 0.0;
-            const double m_inv = ms[j] * inv;
-            const double m_inv3 = m_inv * inv * inv;
-            ax += m_inv3 * dx;
-            ay += m_inv3 * dy;
-            az += m_inv3 * dz;
-            phi -= m_inv;
-        }
-        // Body-node part: the multipole expansion at offset x_i - com.
+        for (std::size_t j = 0; j < np; ++j)
+            add_body_field(xs[j] - xi, ys[j] - yi, zs[j] - zi, ms[j], eps2, ax, ay, az, phi);
+            // Body-node part: the multipole expansion at offset x_i - com.
 #pragma omp simd reduction(+ : ax, ay, az, phi)
         for (std::size_t c = 0; c < nc; ++c)
             tree::multipole_field<Order>(xi - cx[c], yi - cy[c], zi - cz[c], cm[c], w + c, nc, phi,

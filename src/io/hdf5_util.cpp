@@ -148,28 +148,28 @@ std::int64_t read_attr_int(hid_t obj, const std::string& name) {
     return v;
 }
 
-void write_dataset(hid_t loc, const std::string& name, const double* data, std::size_t rows,
-                   std::size_t cols, const std::string& units, const std::string& description) {
+// One dataset of rows x cols values stored as file_type, read from memory as mem_type.
+static void write_typed(hid_t loc, const std::string& name, hid_t file_type, hid_t mem_type,
+                        const void* data, std::size_t rows, std::size_t cols,
+                        const std::string& units, const std::string& description) {
     Handle space = dataspace(rows, cols);
-    Handle set(checked(H5Dcreate2(loc, name.c_str(), H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
+    Handle set(checked(H5Dcreate2(loc, name.c_str(), file_type, space.get(), H5P_DEFAULT,
                                   H5P_DEFAULT, H5P_DEFAULT),
                        "creating dataset " + name),
                H5Dclose);
-    check(H5Dwrite(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
+    check(H5Dwrite(set.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
           "writing dataset " + name);
     label(set.get(), units, description);
 }
 
+void write_dataset(hid_t loc, const std::string& name, const double* data, std::size_t rows,
+                   std::size_t cols, const std::string& units, const std::string& description) {
+    write_typed(loc, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, data, rows, cols, units, description);
+}
+
 void write_dataset(hid_t loc, const std::string& name, const std::int64_t* data, std::size_t rows,
                    const std::string& units, const std::string& description) {
-    Handle space = dataspace(rows, 1);
-    Handle set(checked(H5Dcreate2(loc, name.c_str(), H5T_STD_I64LE, space.get(), H5P_DEFAULT,
-                                  H5P_DEFAULT, H5P_DEFAULT),
-                       "creating dataset " + name),
-               H5Dclose);
-    check(H5Dwrite(set.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
-          "writing dataset " + name);
-    label(set.get(), units, description);
+    write_typed(loc, name, H5T_STD_I64LE, H5T_NATIVE_INT64, data, rows, 1, units, description);
 }
 
 std::pair<std::size_t, std::size_t> dataset_shape(hid_t loc, const std::string& name) {

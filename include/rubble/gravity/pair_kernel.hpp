@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The body-body gravity kernel shared by direct summation, the tree's near field and (later)
+// the CUDA kernels.
+#include <cmath>
+
+#include "rubble/core/hostdevice.hpp"
+
+namespace rubble::gravity {
+
+/// Adds the field (without G) of a point mass m at offset (dx, dy, dz) = x_source - x_target:
+/// Plummer-softened, a = m d / (d^2 + eps^2)^(3/2), phi = -m / sqrt(d^2 + eps^2) (Aarseth 2003,
+/// Gravitational N-body Simulations, sec. 2.2). The d^2 > 0 mask drops the self term and keeps
+/// coincident points finite instead of NaN. Branch-free, so loops over sources vectorise.
+RUBBLE_HD RUBBLE_INLINE void add_body_field(double dx, double dy, double dz, double m, double eps2,
+                                            double& ax, double& ay, double& az, double& phi) {
+    const double d2 = dx * dx + dy * dy + dz * dz;
+    const double inv = d2 > 0.0 ? 1.0 / std::sqrt(d2 + eps2) : 0.0;
+    const double m_inv = m * inv;
+    const double m_inv3 = m_inv * inv * inv;
+    ax += m_inv3 * dx;
+    ay += m_inv3 * dy;
+    az += m_inv3 * dz;
+    phi -= m_inv;
+}
+
+} // namespace rubble::gravity
