@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#include "rubble/collisions/resolve.hpp"
+
+namespace rubble::collisions {
+namespace {
+
+struct Contact {
+    Vec3 n;      // unit normal from 1 to 2
+    Vec3 s1, s2; // contact arms from each centre
+    Vec3 un, ut; // normal and tangential relative surface velocity
+    double mu;   // reduced mass
+    double beta;
+};
+
+Contact contact(const SphereState& s1, const SphereState& s2) {
+    Contact c;
+    c.n = (s2.pos - s1.pos).normalized();
+    c.s1 = s1.radius * c.n;
+    c.s2 = -s2.radius * c.n;
+    const Vec3 u = (s2.vel + s2.spin.cross(c.s2)) - (s1.vel + s1.spin.cross(c.s1));
+    c.un = u.dot(c.n) * c.n;
+    c.ut = u - c.un;
+    c.mu = s1.mass * s2.mass / (s1.mass + s2.mass);
+    c.beta = tangential_beta(s1, s2);
+    return c;
+}
+
+} // namespace
+
+double tangential_beta(const SphereState& s1, const SphereState& s2) {
+    const double mu = s1.mass * s2.mass / (s1.mass + s2.mass);
+    return 1.0 / (1.0 + mu * s1.radius * s1.radius / s1.inertia +
+                  mu * s2.radius * s2.radius / s2.inertia);
+}
+
+Outcome resolve_collision(const SphereState& s1, const SphereState& s2, const Restitution& eps) {
+    const Contact c = contact(s1, s2);
+    const Vec3 impulse =
+        -c.mu * ((1.0 + eps.normal) * c.un + c.beta * (1.0 - eps.tangential) * c.ut);
+    Outcome o;
+    o.impulse = impulse;
+    o.vel1 = s1.vel - impulse / s1.mass;
+    o.vel2 = s2.vel + impulse / s2.mass;
+    o.spin1 = s1.spin - c.s1.cross(impulse) / s1.inertia;
+    o.spin2 = s2.spin + c.s2.cross(impulse) / s2.inertia;
+    return o;
+}
+
+double collision_energy_loss(const SphereState& s1, const SphereState& s2, const Restitution& eps) {
+    const Contact c = contact(s1, s2);
+    return 0.5 * c.mu *
+           ((1.0 - eps.normal * eps.normal) * c.un.squaredNorm() +
+            c.beta * (1.0 - eps.tangential * eps.tangential) * c.ut.squaredNorm());
+}
+
+} // namespace rubble::collisions
