@@ -13,7 +13,7 @@ from pathlib import Path
 import h5py
 import numpy as np
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 SNAPSHOT_FIELDS = ("id", "mass", "radius", "position", "velocity", "spin", "orientation",
                    "inertia", "aggregate")
 

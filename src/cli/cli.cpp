@@ -107,6 +107,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     } catch (const IoError& e) {
         err << "error: " << e.what() << "\n";
         return 1;
+    } catch (const PhysicsError& e) {
+        err << "error: " << e.what() << "\n";
+        return 3;
     } catch (const std::exception& e) {
         err << "internal error: " << e.what() << "\n";
         return 1;

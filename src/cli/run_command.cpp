@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "run_command.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -104,6 +105,33 @@ void report_gravity_accuracy(const integrate::Simulation& sim, const io::RunConf
     out << line;
 }
 
+// Collision counters between diagnostics rows and over the run (totals continue on resume).
+struct CollisionCounters {
+    double collisions = 0, overlaps = 0, max_overlap = 0;
+    double collisions_total = 0, overlaps_total = 0, merges_total = 0;
+
+    void add(const collisions::DriftStats& d) {
+        const auto c = static_cast<double>(d.collisions), o = static_cast<double>(d.overlaps);
+        collisions += c;
+        overlaps += o;
+        max_overlap = std::max(max_overlap, d.max_overlap);
+        collisions_total += c;
+        overlaps_total += o;
+        merges_total += static_cast<double>(d.merges);
+        // Overlaps merged at the drift start are merges too.
+    }
+    // Writes the counters into a row and starts the next interval.
+    void fill(integrate::Diagnostics& row) {
+        row.collisions = collisions;
+        row.overlaps = overlaps;
+        row.max_overlap = max_overlap;
+        row.collisions_total = collisions_total;
+        row.overlaps_total = overlaps_total;
+        row.merges_total = merges_total;
+        collisions = overlaps = max_overlap = 0;
+    }
+};
+
 struct LoopResult {
     std::int64_t last_step;
     bool reached_end;
@@ -122,14 +150,24 @@ LoopResult run_loop(integrate::Simulation& sim, io::RunFile& file, const Setup& 
     LoopResult r{sim.step_count(), false, false, latest};
     const std::int64_t stop_at = o.stop_after > 0 ? sim.step_count() + o.stop_after : n_total;
     double energy_error = integrate::relative_energy_error(latest, start);
+    CollisionCounters counters;
+    counters.collisions_total = latest.collisions_total;
+    counters.overlaps_total = latest.overlaps_total;
+    counters.merges_total = latest.merges_total;
     while (sim.step_count() < n_total) {
         sim.step();
         const std::int64_t k = sim.step_count();
         const bool last = k == n_total;
         const bool stop = !last && (k >= stop_at || interrupt_requested());
+        if (sim.collisions_enabled()) {
+            counters.add(sim.last_drift());
+            if (s.config.collisions.log)
+                file.append_collisions(sim.collision_engine().take_log(), k);
+        }
         if (k % diag_every == 0 || last) {
             r.last_diag =
                 integrate::compute_diagnostics(sim.bodies(), sim.potentials(), sim.time(), k);
+            counters.fill(r.last_diag);
             energy_error = integrate::relative_energy_error(r.last_diag, start);
             file.append_diagnostics(r.last_diag);
         }
@@ -160,6 +198,16 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
                               s.state.time, s.first_step);
     out << "rubble: " << n_bodies << " bodies, gravity backend " << sim.gravity().name() << ", "
         << n_total << " steps of " << s.config.dt << " s\n";
+    if (s.config.collisions.enabled) {
+        sim.enable_collisions(s.config.collisions);
+        const auto& k = s.config.collisions;
+        out << "collisions: "
+            << (k.outcome == collisions::ContactOutcome::merge ? "merge" : "bounce")
+            << ", eps_n = " << k.eps_n << ", eps_t = " << k.eps_t << ", v_min = " << k.v_min
+            << " m/s, f_crit = " << k.f_crit;
+        if (k.periodic_box > 0.0) out << ", periodic box " << k.periodic_box << " m";
+        out << "\n";
+    }
     report_time_step(sim.bodies(), s.config, out, err);
     if (s.config.gravity_check_samples > 0 && !resuming)
         report_gravity_accuracy(sim, s.config, out);
@@ -200,6 +248,13 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
         static_cast<long long>(r.last_step), sim.time(), wall,
         static_cast<double>(r.last_step - s.first_step) / std::max(wall, 1e-9), de, dl);
     out << line;
+    if (sim.collisions_enabled()) {
+        std::snprintf(line, sizeof line,
+                      "collisions: %.0f in total, %.0f overlaps, %.0f merges; %zu bodies left\n",
+                      r.last_diag.collisions_total, r.last_diag.overlaps_total,
+                      r.last_diag.merges_total, sim.bodies().size());
+        out << line;
+    }
     if (r.reached_end) {
         out << "output: " << std::filesystem::absolute(file.path()).string() << "\n";
         return 0;

@@ -2,6 +2,7 @@
 #include "rubble/core/bodies.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace rubble {
@@ -16,6 +17,7 @@ void Bodies::resize(std::size_t n) {
     orientation.resize(n, Quat::Identity());
     inertia.resize(n);
     aggregate.resize(n, -1);
+    free_path.resize(n, std::numeric_limits<double>::infinity());
 }
 
 void Bodies::reserve(std::size_t n) {
@@ -28,6 +30,7 @@ void Bodies::reserve(std::size_t n) {
     orientation.reserve(n);
     inertia.reserve(n);
     aggregate.reserve(n);
+    free_path.reserve(n);
 }
 
 void Bodies::add_sphere(std::int64_t body_id, double body_mass, double body_radius, const Vec3& p,
@@ -41,15 +44,37 @@ void Bodies::add_sphere(std::int64_t body_id, double body_mass, double body_radi
     orientation.push_back(Quat::Identity());
     inertia.push_back(Vec3::Constant(solid_sphere_inertia(body_mass, body_radius)));
     aggregate.push_back(-1);
+    free_path.push_back(std::numeric_limits<double>::infinity());
 }
 
 void Bodies::check_consistent() const {
     const std::size_t n = id.size();
     if (mass.size() != n || radius.size() != n || pos.size() != n || vel.size() != n ||
         spin.size() != n || orientation.size() != n || inertia.size() != n ||
-        aggregate.size() != n) {
+        aggregate.size() != n || free_path.size() != n) {
         throw std::logic_error("Bodies: arrays of different lengths");
     }
+}
+
+void remove_flagged(Bodies& b, const std::vector<std::uint8_t>& remove) {
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        if (remove[i]) continue;
+        if (out != i) {
+            b.id[out] = b.id[i];
+            b.mass[out] = b.mass[i];
+            b.radius[out] = b.radius[i];
+            b.pos[out] = b.pos[i];
+            b.vel[out] = b.vel[i];
+            b.spin[out] = b.spin[i];
+            b.orientation[out] = b.orientation[i];
+            b.inertia[out] = b.inertia[i];
+            b.aggregate[out] = b.aggregate[i];
+            b.free_path[out] = b.free_path[i];
+        }
+        ++out;
+    }
+    b.resize(out);
 }
 
 double total_mass(const Bodies& b) {

@@ -3,6 +3,7 @@
 
 #include "rubble/gravity/direct_gravity.hpp"
 #include "rubble/gravity/gravity_solver.hpp"
+#include "rubble/gravity/no_gravity.hpp"
 #include "rubble/gravity/tree_gravity.hpp"
 
 namespace rubble::gravity {
@@ -18,6 +19,8 @@ std::unique_ptr<GravitySolver> make_gravity_solver(const GravityConfig& config,
     case Backend::tree:
         return std::make_unique<TreeGravity>(config.G, config.softening, config.theta,
                                              config.multipole_order, config.bucket_size);
+    case Backend::none:
+        return std::make_unique<NoGravity>();
     case Backend::automatic:
         break;
     }

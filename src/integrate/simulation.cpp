@@ -24,10 +24,17 @@ void Simulation::refresh_forces() {
     gravity_->compute(bodies_.pos, bodies_.mass, acc_, pot_);
 }
 
+void Simulation::enable_collisions(const collisions::CollisionConfig& config) {
+    collisions_.emplace(config);
+}
+
 void Simulation::step() {
     // KDK: the force at the end of a step is the force at the start of the next one.
     kick(bodies_, acc_, 0.5 * dt_);
-    drift(bodies_, dt_);
+    if (collisions_)
+        last_drift_ = collisions_->drift(bodies_, dt_, time());
+    else
+        drift(bodies_, dt_);
     refresh_forces();
     kick(bodies_, acc_, 0.5 * dt_);
     ++step_;

@@ -77,8 +77,9 @@ std::vector<ParamSpec> make_specs() {
         text("gravity.backend", "\"auto\"",
              "Gravity solver: direct = O(N^2) pairwise sum; tree = Barnes-Hut octree with "
              "multipoles, O(N log N); auto = tree from " +
-                 std::to_string(gravity::auto_tree_threshold) + " bodies, direct below",
-             {"auto", "direct", "tree"}),
+                 std::to_string(gravity::auto_tree_threshold) +
+                 " bodies, direct below; none = no self-gravity",
+             {"auto", "direct", "tree", "none"}),
         real("gravity.theta", "", "0.5",
              "Tree opening angle: a node is used whole when its size < theta x its distance "
              "(docs/tree.md)",
@@ -100,6 +101,52 @@ std::vector<ParamSpec> make_specs() {
                 0),
         non_negative("gravity.softening", "m", "0.0",
                      "Plummer softening length; 0 for Newtonian point masses"),
+        boolean("collisions.enabled", "false",
+                "Hard-sphere collisions, event-driven inside each drift (docs/collisions.md)"),
+        text("collisions.outcome", "\"bounce\"",
+             "What a contact does: bounce = restitution with spin; merge = one sphere",
+             {"bounce", "merge"}),
+        real("collisions.eps_n", "", "0.5",
+             "Normal coefficient of restitution: u_n' = -eps_n u_n (1: elastic)", 0.0, 1.0, false,
+             false),
+        real("collisions.eps_t", "", "1.0",
+             "Tangential coefficient of restitution of the contact points: 1 frictionless, 0 "
+             "sticking, -1 reversing",
+             -1.0, 1.0, false, false),
+        text("collisions.eps_n_law", "\"constant\"",
+             "eps_n against impact speed: constant; power_law = min(eps_n, (u_n/eps_n_v_ref)^-"
+             "eps_n_exponent) (Bridges et al. 1984)",
+             {"constant", "power_law"}),
+        positive("collisions.eps_n_v_ref", "m/s", "1.0",
+                 "power_law: impact speed below which eps_n reaches its cap"),
+        non_negative("collisions.eps_n_exponent", "", "0.234",
+                     "power_law exponent (0.234: ice, Bridges et al. 1984)"),
+        non_negative("collisions.v_min", "m/s", "0.0",
+                     "Impacts with normal speed below this are elastic (inelastic-collapse guard; "
+                     "0: off)"),
+        non_negative("collisions.f_crit", "", "0.0",
+                     "A collision is fully elastic if either body moved less than f_crit x its "
+                     "radius since its last one (inelastic-collapse guard; 0: off)"),
+        text("collisions.overlaps", "\"abort\"",
+             "Pairs overlapping at the start of a drift: abort with a report; trace_back to "
+             "touching and collide; push_apart along the line of centres; merge; repulse with "
+             "an impulse",
+             {"abort", "trace_back", "push_apart", "merge", "repulse"}),
+        non_negative("collisions.overlap_tolerance", "", "1e-8",
+                     "Overlaps shallower than this fraction of R1 + R2 count as contact "
+                     "(round-off)"),
+        non_negative("collisions.skin", "", "0.25",
+                     "Margin of the candidate search in units of each radius: larger lists, "
+                     "fewer searches after collisions"),
+        integer("collisions.max_per_body", "100000",
+                "Collisions of one body within one drift before the run stops as an inelastic "
+                "collapse",
+                1),
+        non_negative("collisions.periodic_box", "m", "0.0",
+                     "Side of a periodic cube centred at the origin (requires gravity.backend = "
+                     "none); 0: open space"),
+        boolean("output.collision_log", "false",
+                "Record every collision (time, ids, speeds, impact parameter) in /collisions"),
         text("output.file", "\"rubble_out.h5\"",
              "HDF5 output file (relative to the working "
              "directory)"),

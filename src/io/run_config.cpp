@@ -23,6 +23,7 @@ RunConfig make_run_config(const ParameterSet& p) {
     const std::string& backend = p.string("gravity.backend");
     c.gravity.backend = backend == "direct" ? gravity::Backend::direct
                         : backend == "tree" ? gravity::Backend::tree
+                        : backend == "none" ? gravity::Backend::none
                                             : gravity::Backend::automatic;
     c.gravity.theta = p.real("gravity.theta");
     c.gravity.multipole_order = static_cast<int>(p.integer("gravity.multipole_order"));
@@ -30,6 +31,37 @@ RunConfig make_run_config(const ParameterSet& p) {
     c.gravity_check_samples = p.integer("gravity.check_samples");
     c.gravity.G = c.G;
     c.gravity.softening = p.real("gravity.softening");
+
+    collisions::CollisionConfig& k = c.collisions;
+    k.enabled = p.boolean("collisions.enabled");
+    k.outcome = p.string("collisions.outcome") == "merge" ? collisions::ContactOutcome::merge
+                                                          : collisions::ContactOutcome::bounce;
+    k.eps_n = p.real("collisions.eps_n");
+    k.eps_t = p.real("collisions.eps_t");
+    k.law = p.string("collisions.eps_n_law") == "power_law" ? collisions::RestitutionLaw::power_law
+                                                            : collisions::RestitutionLaw::constant;
+    k.v_ref = p.real("collisions.eps_n_v_ref");
+    k.exponent = p.real("collisions.eps_n_exponent");
+    k.v_min = p.real("collisions.v_min");
+    k.f_crit = p.real("collisions.f_crit");
+    const std::string& ov = p.string("collisions.overlaps");
+    k.overlaps = ov == "trace_back"   ? collisions::OverlapStrategy::trace_back
+                 : ov == "push_apart" ? collisions::OverlapStrategy::push_apart
+                 : ov == "merge"      ? collisions::OverlapStrategy::merge
+                 : ov == "repulse"    ? collisions::OverlapStrategy::repulse
+                                      : collisions::OverlapStrategy::abort;
+    k.overlap_tolerance = p.real("collisions.overlap_tolerance");
+    k.skin = p.real("collisions.skin");
+    k.max_per_body = p.integer("collisions.max_per_body");
+    k.periodic_box = p.real("collisions.periodic_box");
+    k.log = p.boolean("output.collision_log");
+    if (k.periodic_box > 0.0 && backend != "none")
+        throw p.error("collisions.periodic_box",
+                      "a periodic box needs gravity.backend = \"none\" (now \"" + backend +
+                          "\", from " + p.source("gravity.backend") +
+                          "): rubble has no periodic gravity");
+    if (k.periodic_box > 0.0 && !k.enabled)
+        throw p.error("collisions.periodic_box", "needs collisions.enabled = true");
 
     c.output.file = p.string("output.file");
     if (c.output.file.empty()) throw p.error("output.file", "must not be empty");

@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 
 #include "hdf5_util.hpp"
 #include "rubble/core/error.hpp"
@@ -61,6 +62,34 @@ const SeriesSpec series_specs[] = {
     {"angular_momentum_scale", "kg m^2/s",
      "sum of m |r - R| |v - V| + |L_spin|: the reference for angular momentum errors",
      &Diagnostics::angular_momentum_scale, nullptr},
+    {"collisions", "", "collisions resolved since the previous row", &Diagnostics::collisions,
+     nullptr},
+    {"collisions_total", "", "collisions resolved since the start of the run",
+     &Diagnostics::collisions_total, nullptr},
+    {"overlaps", "", "overlapping pairs found at drift starts since the previous row",
+     &Diagnostics::overlaps, nullptr},
+    {"overlaps_total", "", "overlapping pairs found since the start of the run",
+     &Diagnostics::overlaps_total, nullptr},
+    {"merges_total", "", "merges since the start of the run", &Diagnostics::merges_total, nullptr},
+    {"max_overlap", "", "largest overlap depth / (R1 + R2) since the previous row",
+     &Diagnostics::max_overlap, nullptr},
+};
+
+// The real-valued columns of the collision log.
+struct CollisionColumn {
+    const char* name;
+    const char* units;
+    const char* description;
+    double collisions::CollisionRecord::*field;
+};
+const CollisionColumn collision_columns[] = {
+    {"time", "s", "time of contact", &collisions::CollisionRecord::time},
+    {"normal_speed", "m/s", "normal speed of approach |u.n| before the collision",
+     &collisions::CollisionRecord::normal_speed},
+    {"tangential_speed", "m/s", "tangential speed of the contact points before the collision",
+     &collisions::CollisionRecord::tangential_speed},
+    {"impact_parameter", "m", "distance between the lines of motion of the two centres",
+     &collisions::CollisionRecord::impact_parameter},
 };
 
 h5::Handle open_rubble(const std::string& path, h5::Mode mode) {
@@ -80,7 +109,7 @@ h5::Handle open_rubble(const std::string& path, h5::Mode mode) {
         throw InputError("'" + path + "' has output format version " + std::to_string(version) +
                          "; this rubble reads version " + std::to_string(output_format_version));
     }
-    for (const char* group : {"parameters", "snapshots", "diagnostics"}) {
+    for (const char* group : {"parameters", "snapshots", "diagnostics", "collisions"}) {
         if (!h5::exists(file.get(), group))
             throw InputError("'" + path + "' is incomplete: no /" + std::string(group));
     }
@@ -118,6 +147,13 @@ RunFile RunFile::create(const std::string& path, const std::string& parameters_t
         h5::create_series(diag.get(), "step", 1, true, "", "step number");
         for (const auto& s : series_specs)
             h5::create_series(diag.get(), s.name, s.scalar ? 1 : 3, false, s.units, s.description);
+    }
+    {
+        h5::Handle log = h5::create_group(f, "collisions");
+        h5::create_series(log.get(), "step", 1, true, "", "step in which the collision happened");
+        h5::create_series(log.get(), "id", 2, true, "", "ids of the two bodies, smaller first");
+        for (const auto& s : collision_columns)
+            h5::create_series(log.get(), s.name, 1, false, s.units, s.description);
     }
     h5::close_file(file, path);
     return RunFile(path);
@@ -161,6 +197,8 @@ void RunFile::write_snapshot(const Bodies& b, double time, std::int64_t step) {
                           "principal moments of inertia, body frame");
         h5::write_dataset(s, "aggregate", b.aggregate.data(), n, "",
                           "rigid aggregate id, -1 for a free body");
+        h5::write_dataset(s, "free_path", b.free_path.data(), n, 1, "m",
+                          "distance travelled since the last collision (inf: none yet)");
     }
     ++next_snapshot_index_;
     h5::close_file(file, path_);
@@ -171,10 +209,36 @@ void RunFile::append_diagnostics(const integrate::Diagnostics& d) {
     pending_.push_back(d);
 }
 
+void RunFile::append_collisions(const std::vector<collisions::CollisionRecord>& records,
+                                std::int64_t step) {
+    pending_collisions_.insert(pending_collisions_.end(), records.begin(), records.end());
+    pending_collision_steps_.insert(pending_collision_steps_.end(), records.size(), step);
+}
+
 void RunFile::flush() {
-    if (pending_.empty()) return;
+    if (pending_.empty() && pending_collisions_.empty()) return;
     h5::Handle file = h5::open_file(path_, h5::Mode::read_write);
-    {
+    if (!pending_collisions_.empty()) {
+        h5::Handle log = h5::open_group(file.get(), "collisions");
+        const std::size_t rows = pending_collisions_.size();
+        h5::append_rows(log.get(), "step", pending_collision_steps_.data(), rows, true);
+        std::vector<std::int64_t> ids;
+        for (const auto& r : pending_collisions_) {
+            ids.push_back(r.id1);
+            ids.push_back(r.id2);
+        }
+        h5::append_rows(log.get(), "id", ids.data(), rows, true);
+        std::vector<double> column;
+        for (const auto& c : collision_columns) {
+            column.clear();
+            for (const auto& r : pending_collisions_)
+                column.push_back(r.*c.field);
+            h5::append_rows(log.get(), c.name, column.data(), rows, false);
+        }
+        pending_collisions_.clear();
+        pending_collision_steps_.clear();
+    }
+    if (!pending_.empty()) {
         h5::Handle diag = h5::open_group(file.get(), "diagnostics");
         const std::size_t rows = pending_.size();
         std::vector<std::int64_t> steps;
@@ -201,6 +265,8 @@ void RunFile::flush() {
 
 void RunFile::truncate_after(std::int64_t step) {
     pending_.clear();
+    pending_collisions_.clear();
+    pending_collision_steps_.clear();
     h5::Handle file = h5::open_file(path_, h5::Mode::read_write);
     {
         h5::Handle snaps = h5::open_group(file.get(), "snapshots");
@@ -221,6 +287,15 @@ void RunFile::truncate_after(std::int64_t step) {
         h5::truncate_rows(diag.get(), "step", keep);
         for (const auto& s : series_specs)
             h5::truncate_rows(diag.get(), s.name, keep);
+        h5::Handle log = h5::open_group(file.get(), "collisions");
+        const std::vector<std::int64_t> log_steps = h5::read_ints(log.get(), "step");
+        std::size_t keep_log = 0;
+        while (keep_log < log_steps.size() && log_steps[keep_log] <= step)
+            ++keep_log;
+        h5::truncate_rows(log.get(), "step", keep_log);
+        h5::truncate_rows(log.get(), "id", keep_log);
+        for (const auto& c : collision_columns)
+            h5::truncate_rows(log.get(), c.name, keep_log);
     }
     h5::close_file(file, path_);
 }
@@ -284,6 +359,11 @@ Snapshot read_snapshot(const std::string& path, std::int64_t index) {
         b.spin = to_vec3(h5::read_doubles(s, "spin"), where + "/spin");
         b.inertia = to_vec3(h5::read_doubles(s, "inertia"), where + "/inertia");
         b.aggregate = h5::read_ints(s, "aggregate");
+        // Written since the collision release; older files start every body afresh.
+        b.free_path =
+            h5::exists(s, "free_path")
+                ? h5::read_doubles(s, "free_path")
+                : std::vector<double>(b.id.size(), std::numeric_limits<double>::infinity());
         const std::vector<double> q = h5::read_doubles(s, "orientation");
         if (q.size() != 4 * b.id.size()) throw InputError(where + "/orientation: wrong shape");
         b.orientation.resize(b.id.size());
@@ -327,6 +407,31 @@ std::vector<integrate::Diagnostics> read_diagnostics(const std::string& path) {
                 out[i].*s.vector = Vec3(column[3 * i], column[3 * i + 1], column[3 * i + 2]);
         }
     }
+    return out;
+}
+
+std::vector<collisions::CollisionRecord> read_collision_log(const std::string& path,
+                                                            std::vector<std::int64_t>* steps) {
+    h5::Handle file = open_rubble(path, h5::Mode::read);
+    h5::Handle log = h5::open_group(file.get(), "collisions");
+    const std::vector<std::int64_t> step = h5::read_ints(log.get(), "step");
+    const std::vector<std::int64_t> ids = h5::read_ints(log.get(), "id");
+    std::vector<collisions::CollisionRecord> out(step.size());
+    if (ids.size() != 2 * out.size())
+        throw InputError("'" + path + "':/collisions/id does not match /collisions/step");
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        out[i].id1 = ids[2 * i];
+        out[i].id2 = ids[2 * i + 1];
+    }
+    for (const auto& c : collision_columns) {
+        const std::vector<double> column = h5::read_doubles(log.get(), c.name);
+        if (column.size() != out.size())
+            throw InputError("'" + path + "':/collisions/" + c.name +
+                             " does not match /collisions/step");
+        for (std::size_t i = 0; i < out.size(); ++i)
+            out[i].*c.field = column[i];
+    }
+    if (steps) *steps = step;
     return out;
 }
 

@@ -22,4 +22,19 @@ namespace rubble::collisions {
 /// far apart keep their digits; receding pairs (b >= 0) and misses (D < 0) give nothing.
 [[nodiscard]] std::optional<double> predict_contact(const Vec3& r, const Vec3& v, double sigma);
 
+/// Absolute time (s, >= now) at which two bodies touch, from states kept lazily at their own
+/// times (each body is advanced only when it collides): body 1 at x1 at time t1 moving with
+/// v1, body 2 at x2 (already shifted to the image body 1 sees) at time t2 with v2. Both are
+/// first carried to `now`, so every caller that asks the same question gets bitwise the same
+/// answer (the event-driven drift and the brute-force check in the tests).
+[[nodiscard]] inline std::optional<double> predict_contact_at(const Vec3& x1, const Vec3& v1,
+                                                              double t1, const Vec3& x2,
+                                                              const Vec3& v2, double t2,
+                                                              double sigma, double now) {
+    const Vec3 r = (x2 + (now - t2) * v2) - (x1 + (now - t1) * v1);
+    const std::optional<double> dt = predict_contact(r, v2 - v1, sigma);
+    if (!dt) return std::nullopt;
+    return now + *dt;
+}
+
 } // namespace rubble::collisions

@@ -25,6 +25,10 @@ struct Bodies {
     std::vector<Quat> orientation;       ///< body frame -> inertial frame, unit quaternion
     std::vector<Vec3> inertia;           ///< kg m^2, principal moments in the body frame
     std::vector<std::int64_t> aggregate; ///< rigid aggregate id, -1 for a free body
+    /// m travelled since the body's last collision (+inf before its first): the state of the
+    /// f_crit rule against inelastic collapse, kept with the body so a resumed run continues
+    /// exactly (docs/collisions.md).
+    std::vector<double> free_path;
 
     [[nodiscard]] std::size_t size() const { return id.size(); }
     [[nodiscard]] bool empty() const { return id.empty(); }
@@ -37,6 +41,9 @@ struct Bodies {
     /// Throws std::logic_error if the arrays disagree in length (an internal invariant).
     void check_consistent() const;
 };
+
+/// Removes the bodies with remove[i] != 0, keeping the order of the others.
+void remove_flagged(Bodies& b, const std::vector<std::uint8_t>& remove);
 
 /// Moment of inertia of a homogeneous solid sphere about a diameter: I = 2/5 m R^2.
 [[nodiscard]] inline double solid_sphere_inertia(double m, double r) {

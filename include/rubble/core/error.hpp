@@ -19,4 +19,13 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+/// The simulation reached a state it cannot honestly continue from (overlapping bodies under
+/// collisions.overlaps = "abort", inelastic collapse beyond collisions.max_per_body). The
+/// message names the bodies, the time and the parameter to change. Exit code 3; the output
+/// keeps its last snapshot and stays marked incomplete, so nothing looks finished.
+class PhysicsError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 } // namespace rubble

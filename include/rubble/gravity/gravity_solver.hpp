@@ -17,6 +17,7 @@ enum class Backend {
     direct,    ///< O(N^2) pairwise sum, exact to round-off, OpenMP over targets
     tree,      ///< O(N log N) Barnes-Hut octree with multipoles, error set by theta and order
     automatic, ///< direct below auto_tree_threshold bodies, tree above
+    none,      ///< no self-gravity (granular gases in a periodic box)
 };
 
 /// Number of bodies from which `auto` picks the tree: the measured crossover where the tree

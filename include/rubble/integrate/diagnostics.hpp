@@ -23,6 +23,13 @@ struct Diagnostics {
     /// kg m^2/s: sum of m |r - R| |v - V| + |L_spin| over bodies, the size angular momentum
     /// errors are measured against when the total is (near) zero, as in a cold collapse.
     double angular_momentum_scale = 0;
+    // Collision counters (stored as float64 in the file, exact below 2^53).
+    double collisions = 0;       ///< collisions resolved since the previous row
+    double collisions_total = 0; ///< since the start of the run
+    double overlaps = 0;         ///< overlapping pairs found since the previous row
+    double overlaps_total = 0;   ///< since the start of the run
+    double merges_total = 0;     ///< merging collisions and overlaps since the start
+    double max_overlap = 0;      ///< largest overlap depth / (R1 + R2) since the previous row
 };
 
 /// Diagnostics of bodies whose specific potentials (J/kg) are given (from the force evaluation

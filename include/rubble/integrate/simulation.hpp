@@ -5,8 +5,10 @@
 // evaluation and diagnostics need none).
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
+#include "rubble/collisions/event_drift.hpp"
 #include "rubble/core/bodies.hpp"
 #include "rubble/gravity/gravity_solver.hpp"
 
@@ -17,6 +19,14 @@ public:
     /// Starts at time t_start + step * dt (s). Computes the forces at the initial positions.
     Simulation(Bodies bodies, std::unique_ptr<gravity::GravitySolver> gravity, double dt,
                double t_start = 0.0, std::int64_t step = 0);
+
+    /// Makes every following drift event-driven with hard-sphere collisions.
+    void enable_collisions(const collisions::CollisionConfig& config);
+    [[nodiscard]] bool collisions_enabled() const { return collisions_.has_value(); }
+    /// What the last drift did (zeros without collisions).
+    [[nodiscard]] const collisions::DriftStats& last_drift() const { return last_drift_; }
+    /// The collision engine (for its log); requires collisions_enabled().
+    [[nodiscard]] collisions::EventDrivenDrift& collision_engine() { return *collisions_; }
 
     /// One kick-drift-kick step of length dt.
     void step();
@@ -43,6 +53,8 @@ private:
     std::int64_t step_;
     std::vector<Vec3> acc_;
     std::vector<double> pot_;
+    std::optional<collisions::EventDrivenDrift> collisions_;
+    collisions::DriftStats last_drift_;
 };
 
 } // namespace rubble::integrate

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 
+#include "rubble/collisions/collision_config.hpp"
 #include "rubble/gravity/gravity_solver.hpp"
 #include "rubble/ic/generators.hpp"
 #include "rubble/io/parameters.hpp"
@@ -26,6 +27,7 @@ struct RunConfig {
     std::int64_t n_steps = 0; ///< (0: use t_end)
     gravity::GravityConfig gravity;
     std::int64_t gravity_check_samples = 0; ///< bodies checked against direct summation
+    collisions::CollisionConfig collisions;
     OutputConfig output;
     std::uint64_t seed = 1;
     IcType ic_type = IcType::cloud;

@@ -9,12 +9,13 @@
 #include <string>
 #include <vector>
 
+#include "rubble/collisions/event_drift.hpp"
 #include "rubble/core/bodies.hpp"
 #include "rubble/integrate/diagnostics.hpp"
 
 namespace rubble::io {
 
-inline constexpr std::int64_t output_format_version = 1;
+inline constexpr std::int64_t output_format_version = 2;
 
 struct Snapshot {
     Bodies bodies;
@@ -39,6 +40,9 @@ public:
     void write_snapshot(const Bodies& b, double time, std::int64_t step);
     /// Buffers one diagnostics row (written at the next snapshot or flush()).
     void append_diagnostics(const integrate::Diagnostics& d);
+    /// Buffers collision records of step `step` for /collisions (written with the next flush).
+    void append_collisions(const std::vector<collisions::CollisionRecord>& records,
+                           std::int64_t step);
     void flush();
     /// Drops snapshots and diagnostics rows written after `step` (an interrupted run's tail
     /// that the resumed run will write again).
@@ -53,6 +57,8 @@ private:
     explicit RunFile(std::string path) : path_(std::move(path)) {}
     std::string path_;
     std::vector<integrate::Diagnostics> pending_;
+    std::vector<collisions::CollisionRecord> pending_collisions_;
+    std::vector<std::int64_t> pending_collision_steps_;
     std::int64_t next_snapshot_index_ = 0;
 };
 
@@ -66,6 +72,9 @@ void check_rubble_file(const std::string& path);
 [[nodiscard]] std::string read_parameters_toml(const std::string& path);
 /// The whole diagnostics series.
 [[nodiscard]] std::vector<integrate::Diagnostics> read_diagnostics(const std::string& path);
+/// The collision log (/collisions), in time order, with the step of each record.
+[[nodiscard]] std::vector<collisions::CollisionRecord>
+read_collision_log(const std::string& path, std::vector<std::int64_t>* steps = nullptr);
 /// Whether the run that wrote it reached its end.
 [[nodiscard]] bool is_complete(const std::string& path);
 /// Start time of the run (s): t = start_time + step * dt.

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Everything the parameter file says about collisions (section [collisions], docs/collisions.md).
+#include <cstdint>
+
+namespace rubble::collisions {
+
+/// What a contact does to the two bodies.
+enum class ContactOutcome {
+    bounce, ///< Richardson's restitution model with spin (resolve.hpp)
+    merge,  ///< one sphere: mass, momentum and angular momentum kept, volume added
+};
+
+/// How eps_n depends on the normal impact speed.
+enum class RestitutionLaw {
+    constant,  ///< eps_n everywhere
+    power_law, ///< eps_n = min(eps_n, (u_n / v_ref)^-exponent) (Bridges et al. 1984)
+};
+
+/// What to do with pairs found overlapping at the start of a drift (Richardson, "N rigid-body
+/// dynamics", PiTP lectures: "Round-off error and overlaps").
+enum class OverlapStrategy {
+    abort,      ///< stop the run with a report (default: overlaps mean something is wrong)
+    trace_back, ///< move the pair back along its relative velocity to touching, resolve, redo
+    push_apart, ///< move the pair apart along the line of centres, centre of mass kept
+    merge,      ///< merge the pair into one sphere
+    repulse,    ///< a repulsive impulse along the line of centres that undoes it in one step
+};
+
+struct CollisionConfig {
+    bool enabled = false;
+    ContactOutcome outcome = ContactOutcome::bounce;
+    double eps_n = 0.5; ///< normal coefficient of restitution in [0, 1]
+    double eps_t = 1.0; ///< tangential coefficient in [-1, 1] (1: frictionless)
+    RestitutionLaw law = RestitutionLaw::constant;
+    double v_ref = 1.0;      ///< m/s, power_law: speed at which eps_n reaches 1
+    double exponent = 0.234; ///< power_law exponent (Bridges et al. 1984, ice)
+    double v_min = 0.0;      ///< m/s: impacts slower than this are elastic (0: off)
+    double f_crit = 0.0;     ///< elastic if a body moved < f_crit R since its last collision
+    OverlapStrategy overlaps = OverlapStrategy::abort;
+    double overlap_tolerance = 1e-8;    ///< overlap depths below this fraction of R1+R2 are contact
+    double skin = 0.25;                 ///< candidate-search margin, in units of each body's radius
+    std::int64_t max_per_body = 100000; ///< collisions of one body in one drift before giving up
+    double periodic_box = 0.0;          ///< m, side of a periodic cube centred at 0 (0: open)
+    bool log = false;                   ///< keep a record of every collision
+};
+
+} // namespace rubble::collisions
