@@ -58,14 +58,16 @@ void trace_back(Bodies& b, const Overlap& o, const CollisionConfig& c) {
 }
 
 // Equal and opposite impulses along the line of centres (a central force: momentum and
-// angular momentum kept) giving the pair the relative speed that removes the overlap in dt.
+// angular momentum kept) setting the pair's normal relative speed to depth / dt outward, so
+// the overlap is gone after one step.
 void repulse(Bodies& b, const Overlap& o, double dt) {
     const auto i = static_cast<std::size_t>(o.i), j = static_cast<std::size_t>(o.j);
     const Vec3 r = b.pos[j] + o.shift - b.pos[i];
     const double dist = r.norm();
     const Vec3 n = dist > 0.0 ? Vec3(r / dist) : Vec3::UnitX();
     const double m = b.mass[i] + b.mass[j];
-    const double du = o.depth / dt;
+    const double du = o.depth / dt - (b.vel[j] - b.vel[i]).dot(n);
+    if (du <= 0.0) return; // already separating fast enough
     b.vel[i] -= (b.mass[j] / m) * du * n;
     b.vel[j] += (b.mass[i] / m) * du * n;
 }
