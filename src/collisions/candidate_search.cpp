@@ -27,6 +27,34 @@ CandidateSearch::Box CandidateSearch::box_of(const Region& r) {
     return Box{r.a.cwiseMin(r.b).array() - r.rad, r.a.cwiseMax(r.b).array() + r.rad};
 }
 
+template <class Visit> void CandidateSearch::visit_leaves(const Box& qb, Visit&& visit) const {
+    const auto& nodes = tree_.nodes();
+    if (nodes.empty() || nodes[0].count() == 0) return;
+    for (int image = 0; image < image_count; ++image) {
+        if (box_ <= 0.0 && image != self_image) continue;
+        const Vec3 s = box_ > 0.0 ? image_shift(image, box_) : Vec3::Zero();
+        const Vec3 lo = qb.lo - s, hi = qb.hi - s;
+        const auto meets = [&](const Box& b) {
+            return (b.lo.array() <= hi.array()).all() && (b.hi.array() >= lo.array()).all();
+        };
+        if (!meets(node_box_[0])) continue;
+        std::int32_t stack[8 * tree::morton_levels + 8];
+        int top = 0;
+        stack[top++] = 0;
+        while (top > 0) {
+            const std::int32_t n = stack[--top];
+            const tree::Node& node = nodes[static_cast<std::size_t>(n)];
+            if (!meets(node_box_[static_cast<std::size_t>(n)])) continue;
+            if (!node.leaf()) {
+                for (std::int32_t c = node.child_count - 1; c >= 0; --c)
+                    stack[top++] = node.first_child + c;
+                continue;
+            }
+            visit(node, s, static_cast<std::int8_t>(image));
+        }
+    }
+}
+
 template <class Visit> void CandidateSearch::query(const Region& q, Visit&& visit) const {
     const auto& nodes = tree_.nodes();
     if (nodes.empty() || nodes[0].count() == 0) return;
@@ -112,23 +140,51 @@ void CandidateSearch::build(const Bodies& b, double h, double skin, double box) 
         node_box_[k] = bx;
     }
 
-    // Every pair once: from sorted position a to partners later in the order.
+    // Region boxes in sorted order: the cheap test before the capsule distance, contiguous.
+    sorted_box_.resize(n);
+    for (std::size_t k = 0; k < n; ++k)
+        sorted_box_[k] = box_of(region_[static_cast<std::size_t>(order[k])]);
+
+    // Every pair once, leaf against leaf: one traversal per leaf (bucket) instead of one per
+    // body, then all pairs of the two buckets whose boxes meet. A pair (a, b) is kept from the
+    // side with the smaller sorted position.
     pairs_.clear();
-    const auto count = static_cast<std::ptrdiff_t>(n);
+    const auto& leaves = tree_.leaves();
+    const auto leaf_count = static_cast<std::ptrdiff_t>(leaves.size());
 #pragma omp parallel
     {
         std::vector<CandidatePair> local;
-#pragma omp for schedule(dynamic, 256) nowait
-        for (std::ptrdiff_t a = 0; a < count; ++a) {
-            const std::int32_t i = order[static_cast<std::size_t>(a)];
-            query(region_[static_cast<std::size_t>(i)], [&](std::int32_t k, std::int8_t image) {
-                if (k <= a) return;
-                const std::int32_t j = order[static_cast<std::size_t>(k)];
-                // Store with i < j; j sees i through the opposite image.
-                if (i < j)
-                    local.push_back(CandidatePair{i, j, image});
-                else
-                    local.push_back(CandidatePair{j, i, opposite_image(image)});
+#pragma omp for schedule(dynamic, 16) nowait
+        for (std::ptrdiff_t l = 0; l < leaf_count; ++l) {
+            const tree::Node& leaf =
+                nodes[static_cast<std::size_t>(leaves[static_cast<std::size_t>(l)])];
+            const Box& lb =
+                node_box_[static_cast<std::size_t>(leaves[static_cast<std::size_t>(l)])];
+            visit_leaves(lb, [&](const tree::Node& other, const Vec3& s, std::int8_t image) {
+                if (other.begin < leaf.begin) return;
+                for (std::int32_t a = leaf.begin; a < leaf.end; ++a) {
+                    const Box& ab = sorted_box_[static_cast<std::size_t>(a)];
+                    const Vec3 lo = ab.lo - s, hi = ab.hi - s;
+                    const std::int32_t i = order[static_cast<std::size_t>(a)];
+                    const Region& ri = region_[static_cast<std::size_t>(i)];
+                    for (std::int32_t c = std::max(other.begin, a + 1); c < other.end; ++c) {
+                        const Box& bb = sorted_box_[static_cast<std::size_t>(c)];
+                        if ((bb.lo.array() > hi.array()).any() ||
+                            (bb.hi.array() < lo.array()).any())
+                            continue;
+                        const std::int32_t j = order[static_cast<std::size_t>(c)];
+                        const Region& rj = region_[static_cast<std::size_t>(j)];
+                        const double reach = ri.rad + rj.rad;
+                        if (tree::segment_distance2(ri.a, ri.b - ri.a, rj.a + s, rj.b - rj.a) >
+                            reach * reach)
+                            continue;
+                        // Store with i < j; j sees i through the opposite image.
+                        if (i < j)
+                            local.push_back(CandidatePair{i, j, image});
+                        else
+                            local.push_back(CandidatePair{j, i, opposite_image(image)});
+                    }
+                }
             });
         }
 #pragma omp critical

@@ -68,10 +68,13 @@ private:
     [[nodiscard]] static Box box_of(const Region& r);
     // Calls visit(sorted position k, image) for every body whose region meets q.
     template <class Visit> void query(const Region& q, Visit&& visit) const;
+    // Calls visit(leaf, shift, image) for every leaf whose box, shifted, meets qb.
+    template <class Visit> void visit_leaves(const Box& qb, Visit&& visit) const;
 
     tree::Octree tree_;
     std::vector<Region> region_;        // by original index
     std::vector<Box> node_box_;         // bounds of the regions below each node
+    std::vector<Box> sorted_box_;       // region boxes in sorted order (build only)
     std::vector<std::int32_t> parent_;  // of each node, -1 for the root
     std::vector<std::int32_t> leaf_of_; // by original index
     std::vector<std::size_t> offsets_;  // CSR of the pairs found by build()

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+// Event-driven collision benchmarks (issue: collisions resolved per second, cost per
+// collision against N): an elastic hard-sphere gas in a periodic box, one drift per
+// iteration, the drift one or a few Enskog mean free times long (each body collides about
+// that many times per drift).
+#include <cmath>
+#include <cstdint>
+
+#include <benchmark/benchmark.h>
+
+#include "gas.hpp"
+#include "rubble/collisions/event_drift.hpp"
+
+using namespace rubble;
+
+namespace {
+
+// args: lattice side k (N = k^3), packing fraction x 100, drift length in mean free times.
+void BM_GranularGasDrift(benchmark::State& state) {
+    const auto k = static_cast<int>(state.range(0));
+    const double phi = static_cast<double>(state.range(1)) / 100.0;
+    test::Gas gas = test::lattice_gas(k * k * k, phi, 1.0, 1);
+    collisions::CollisionConfig c;
+    c.eps_n = 1.0;
+    c.periodic_box = gas.box;
+    collisions::EventDrivenDrift engine(c);
+    // Enskog collision frequency (granular_gas_test.cpp): omega = 4 n d^2 g sqrt(pi T / m).
+    const double d = 2.0 * gas.radius;
+    const double omega = 4.0 * d * d * (1.0 - 0.5 * phi) / std::pow(1.0 - phi, 3) * std::sqrt(pi);
+    const double h = static_cast<double>(state.range(2)) / omega;
+    double t = 0.0;
+    for (int m = 0; m < 5; ++m, t += h) // melt the lattice before timing
+        (void)engine.drift(gas.bodies, h, t);
+    std::int64_t collisions = 0, renewals = 0;
+    for (auto _ : state) {
+        const auto s = engine.drift(gas.bodies, h, t);
+        t += h;
+        collisions += s.collisions;
+        renewals += s.renewals;
+    }
+    const auto n = static_cast<double>(gas.bodies.size());
+    state.counters["N"] = n;
+    state.counters["collisions/s"] =
+        benchmark::Counter(static_cast<double>(collisions), benchmark::Counter::kIsRate);
+    state.counters["coll/body/step"] =
+        static_cast<double>(collisions) / (n * static_cast<double>(state.iterations()));
+    state.counters["renewals/coll"] =
+        static_cast<double>(renewals) / static_cast<double>(std::max<std::int64_t>(collisions, 1));
+}
+BENCHMARK(BM_GranularGasDrift)
+    ->Args({22, 30, 1})
+    ->Args({22, 30, 4})
+    ->Args({22, 5, 1})
+    ->Args({46, 30, 1})
+    ->Args({100, 30, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MinTime(2.0);
+
+} // namespace
