@@ -27,6 +27,7 @@ struct Setup {
     io::RunConfig config;
     ic::InitialState state;
     std::int64_t first_step = 0;
+    io::CollisionTotals totals; ///< at first_step (resume)
 };
 
 // Keys a resumed run may change: only where it ends.
@@ -68,6 +69,7 @@ Setup prepare_resume(const RunOptions& o) {
     s.state.bodies = std::move(snap.bodies);
     s.state.time = io::read_start_time(o.resume_path);
     s.first_step = snap.step;
+    s.totals = snap.totals;
     return s;
 }
 
@@ -151,9 +153,9 @@ LoopResult run_loop(integrate::Simulation& sim, io::RunFile& file, const Setup& 
     const std::int64_t stop_at = o.stop_after > 0 ? sim.step_count() + o.stop_after : n_total;
     double energy_error = integrate::relative_energy_error(latest, start);
     CollisionCounters counters;
-    counters.collisions_total = latest.collisions_total;
-    counters.overlaps_total = latest.overlaps_total;
-    counters.merges_total = latest.merges_total;
+    counters.collisions_total = s.totals.collisions;
+    counters.overlaps_total = s.totals.overlaps;
+    counters.merges_total = s.totals.merges;
     while (sim.step_count() < n_total) {
         sim.step();
         const std::int64_t k = sim.step_count();
@@ -172,7 +174,9 @@ LoopResult run_loop(integrate::Simulation& sim, io::RunFile& file, const Setup& 
             file.append_diagnostics(r.last_diag);
         }
         if ((snap_every > 0 && k % snap_every == 0) || last || stop)
-            file.write_snapshot(sim.bodies(), sim.time(), k);
+            file.write_snapshot(
+                sim.bodies(), sim.time(), k,
+                {counters.collisions_total, counters.overlaps_total, counters.merges_total});
         progress.update(k, sim.time(), energy_error);
         if (stop) {
             r.interrupted = interrupt_requested();

@@ -167,7 +167,8 @@ RunFile RunFile::open_existing(const std::string& path) {
     return run;
 }
 
-void RunFile::write_snapshot(const Bodies& b, double time, std::int64_t step) {
+void RunFile::write_snapshot(const Bodies& b, double time, std::int64_t step,
+                             const CollisionTotals& totals) {
     h5::Handle file = h5::open_file(path_, h5::Mode::read_write);
     {
         h5::Handle snaps = h5::open_group(file.get(), "snapshots");
@@ -176,6 +177,9 @@ void RunFile::write_snapshot(const Bodies& b, double time, std::int64_t step) {
         const std::size_t n = b.size();
         h5::write_attr(s, "time", time);
         h5::write_attr(s, "step", step);
+        h5::write_attr(s, "collisions_total", totals.collisions);
+        h5::write_attr(s, "overlaps_total", totals.overlaps);
+        h5::write_attr(s, "merges_total", totals.merges);
         h5::write_dataset(s, "id", b.id.data(), n, "", "stable body identifier");
         h5::write_dataset(s, "mass", b.mass.data(), n, 1, "kg", "body mass");
         h5::write_dataset(s, "radius", b.radius.data(), n, 1, "m", "sphere radius");
@@ -350,6 +354,11 @@ Snapshot read_snapshot(const std::string& path, std::int64_t index) {
     try {
         snap.time = h5::read_attr_double(s, "time");
         snap.step = h5::read_attr_int(s, "step");
+        // Absent in files written before the totals were stored: zero.
+        const auto total = [&](const char* attr) {
+            return h5::has_attr(s, attr) ? h5::read_attr_double(s, attr) : 0.0;
+        };
+        snap.totals = {total("collisions_total"), total("overlaps_total"), total("merges_total")};
         Bodies& b = snap.bodies;
         b.id = h5::read_ints(s, "id");
         b.mass = h5::read_doubles(s, "mass");

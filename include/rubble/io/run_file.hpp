@@ -17,8 +17,15 @@ namespace rubble::io {
 
 inline constexpr std::int64_t output_format_version = 2;
 
+/// Running collision totals, stored with each snapshot so that a run resumed from any
+/// snapshot continues them exactly (the diagnostics row before it may be steps older).
+struct CollisionTotals {
+    double collisions = 0, overlaps = 0, merges = 0;
+};
+
 struct Snapshot {
     Bodies bodies;
+    CollisionTotals totals;
     double time = 0.0;      ///< s
     std::int64_t step = 0;  ///< step number at which it was written
     std::int64_t index = 0; ///< position in /snapshots
@@ -37,7 +44,8 @@ public:
     [[nodiscard]] const std::string& path() const { return path_; }
 
     /// Writes a snapshot and every buffered diagnostics row in one open/close.
-    void write_snapshot(const Bodies& b, double time, std::int64_t step);
+    void write_snapshot(const Bodies& b, double time, std::int64_t step,
+                        const CollisionTotals& totals = {});
     /// Buffers one diagnostics row (written at the next snapshot or flush()).
     void append_diagnostics(const integrate::Diagnostics& d);
     /// Buffers collision records of step `step` for /collisions (written with the next flush).
