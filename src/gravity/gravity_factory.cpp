@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <stdexcept>
 
+#include "rubble/gpu/gpu_gravity.hpp"
 #include "rubble/gravity/direct_gravity.hpp"
 #include "rubble/gravity/gravity_solver.hpp"
 #include "rubble/gravity/no_gravity.hpp"
@@ -11,8 +12,10 @@ namespace rubble::gravity {
 std::unique_ptr<GravitySolver> make_gravity_solver(const GravityConfig& config,
                                                    std::size_t n_bodies) {
     Backend backend = config.backend;
-    if (backend == Backend::automatic)
+    if (backend == Backend::automatic) {
         backend = n_bodies >= auto_tree_threshold ? Backend::tree : Backend::direct;
+        if (n_bodies >= auto_gpu_threshold && gpu::gpu_available()) backend = Backend::gpu_tree;
+    }
     switch (backend) {
     case Backend::direct:
         return std::make_unique<DirectGravity>(config.G, config.softening);
@@ -21,6 +24,10 @@ std::unique_ptr<GravitySolver> make_gravity_solver(const GravityConfig& config,
                                              config.multipole_order, config.bucket_size);
     case Backend::none:
         return std::make_unique<NoGravity>();
+    case Backend::gpu_direct:
+        return gpu::make_gpu_direct(config);
+    case Backend::gpu_tree:
+        return gpu::make_gpu_tree(config);
     case Backend::automatic:
         break;
     }

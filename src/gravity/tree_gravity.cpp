@@ -7,6 +7,7 @@
 
 #include "rubble/core/hostdevice.hpp"
 #include "rubble/gravity/pair_kernel.hpp"
+#include "rubble/tree/walk_criteria.hpp"
 
 namespace rubble::gravity {
 namespace {
@@ -48,15 +49,6 @@ struct Lists {
     }
 };
 
-// Squared distance from p to the box [lo, hi] (0 inside).
-double box_distance2(const double* lo, const double* hi, const double* p) {
-    // Branch-free: max(lo - p, 0, p - hi) per axis.
-    const double vx = std::max(std::max(lo[0] - p[0], p[0] - hi[0]), 0.0);
-    const double vy = std::max(std::max(lo[1] - p[1], p[1] - hi[1]), 0.0);
-    const double vz = std::max(std::max(lo[2] - p[2], p[2] - hi[2]), 0.0);
-    return vx * vx + vy * vy + vz * vz;
-}
-
 void build_lists(const tree::Octree& t, const std::vector<WalkNode>& walk, const tree::Node& bucket,
                  Lists& lists) {
     std::int32_t stack[8 * tree::morton_levels + 8];
@@ -65,11 +57,8 @@ void build_lists(const tree::Octree& t, const std::vector<WalkNode>& walk, const
     while (top > 0) {
         const std::int32_t k = stack[--top];
         const WalkNode& node = walk[static_cast<std::size_t>(k)];
-        // Accepted when d^2 > open2, i.e. size < theta d and d > b_max; never the bucket itself
-        // or a node holding it (a one-body bucket has size 0 and a centre of mass a rounding
-        // error away from its box).
-        const bool holds_bucket = node.begin <= bucket.begin && bucket.end <= node.end;
-        if (!holds_bucket && box_distance2(bucket.lo, bucket.hi, node.com) > node.open2) {
+        if (tree::accepts_node(bucket.lo, bucket.hi, bucket.begin, bucket.end, node.begin, node.end,
+                               node.com, node.open2)) {
             lists.cells.push_back(k);
         } else if (node.child_count == 0) {
             // A leaf's bodies are contiguous in the sorted arrays: copy them as ranges.
@@ -168,7 +157,7 @@ void TreeGravity::compute(std::span<const Vec3> pos, std::span<const double> mas
         const tree::Node& nd = nodes[k];
         const tree::Multipole& mp = tree_.multipoles()[k];
         walk_[k] = {{mp.com[0], mp.com[1], mp.com[2]},
-                    std::max(nd.size * nd.size * inv_theta2, nd.b_max * nd.b_max),
+                    tree::open_radius2(nd.size, nd.b_max, inv_theta2),
                     nd.begin,
                     nd.end,
                     nd.first_child,

@@ -78,8 +78,11 @@ std::vector<ParamSpec> make_specs() {
              "Gravity solver: direct = O(N^2) pairwise sum; tree = Barnes-Hut octree with "
              "multipoles, O(N log N); auto = tree from " +
                  std::to_string(gravity::auto_tree_threshold) +
-                 " bodies, direct below; none = no self-gravity",
-             {"auto", "direct", "tree", "none"}),
+                 " bodies, direct below (gpu-tree from " +
+                 std::to_string(gravity::auto_gpu_threshold) +
+                 " bodies when a CUDA GPU is present); none = no self-gravity; gpu-direct, "
+                 "gpu-tree = the same on a CUDA GPU (docs/gpu.md)",
+             {"auto", "direct", "tree", "none", "gpu-direct", "gpu-tree"}),
         real("gravity.theta", "", "0.5",
              "Tree opening angle: a node is used whole when its size < theta x its distance "
              "(docs/tree.md)",

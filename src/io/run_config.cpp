@@ -21,10 +21,12 @@ RunConfig make_run_config(const ParameterSet& p) {
                                                 ") and integrator.n_steps");
     }
     const std::string& backend = p.string("gravity.backend");
-    c.gravity.backend = backend == "direct" ? gravity::Backend::direct
-                        : backend == "tree" ? gravity::Backend::tree
-                        : backend == "none" ? gravity::Backend::none
-                                            : gravity::Backend::automatic;
+    c.gravity.backend = backend == "direct"       ? gravity::Backend::direct
+                        : backend == "tree"       ? gravity::Backend::tree
+                        : backend == "none"       ? gravity::Backend::none
+                        : backend == "gpu-direct" ? gravity::Backend::gpu_direct
+                        : backend == "gpu-tree"   ? gravity::Backend::gpu_tree
+                                                  : gravity::Backend::automatic;
     c.gravity.theta = p.real("gravity.theta");
     c.gravity.multipole_order = static_cast<int>(p.integer("gravity.multipole_order"));
     c.gravity.bucket_size = static_cast<int>(p.integer("gravity.bucket_size"));

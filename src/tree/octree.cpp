@@ -7,6 +7,7 @@
 #include <parallel/algorithm>
 
 #include "rubble/tree/morton.hpp"
+#include "rubble/tree/multipole_finish.hpp"
 
 namespace rubble::tree {
 namespace {
@@ -117,24 +118,8 @@ void Octree::split(std::int32_t node, int level, int bucket_size) {
     const std::int32_t begin = nodes_[static_cast<std::size_t>(node)].begin;
     const std::int32_t end = nodes_[static_cast<std::size_t>(node)].end;
     if (end - begin <= bucket_size) return;
-    // Descend until the range splits into at least two octants (skipping single-child chains).
     std::int32_t bounds[9];
-    int nonempty = 0;
-    for (; level < morton_levels; ++level) {
-        bounds[0] = begin;
-        for (int o = 0; o < 8; ++o) {
-            const auto first = keys_.begin() + bounds[o];
-            const auto last = keys_.begin() + end;
-            bounds[o + 1] = static_cast<std::int32_t>(
-                std::partition_point(first, last,
-                                     [&](std::uint64_t k) { return octant(k, level) <= o; }) -
-                keys_.begin());
-        }
-        nonempty = 0;
-        for (int o = 0; o < 8; ++o)
-            nonempty += bounds[o + 1] > bounds[o];
-        if (nonempty > 1) break;
-    }
+    const int nonempty = split_octants(keys_.data(), begin, end, level, bounds);
     if (nonempty <= 1) return; // identical keys: one (over-full) leaf
     const auto first_child = static_cast<std::int32_t>(nodes_.size());
     nodes_[static_cast<std::size_t>(node)].first_child = first_child;

@@ -14,16 +14,23 @@ namespace rubble::gravity {
 
 /// Backends selectable by gravity.backend. Cost noted per backend (REBOUND's convention).
 enum class Backend {
-    direct,    ///< O(N^2) pairwise sum, exact to round-off, OpenMP over targets
-    tree,      ///< O(N log N) Barnes-Hut octree with multipoles, error set by theta and order
-    automatic, ///< direct below auto_tree_threshold bodies, tree above
-    none,      ///< no self-gravity (granular gases in a periodic box)
+    direct,     ///< O(N^2) pairwise sum, exact to round-off, OpenMP over targets
+    tree,       ///< O(N log N) Barnes-Hut octree with multipoles, error set by theta and order
+    automatic,  ///< direct below auto_tree_threshold bodies, tree above
+    none,       ///< no self-gravity (granular gases in a periodic box)
+    gpu_direct, ///< O(N^2) on a CUDA GPU (gpu/), the seeds' baseline
+    gpu_tree,   ///< the tree built and walked on a CUDA GPU (gpu/)
 };
 
 /// Number of bodies from which `auto` picks the tree: the measured crossover where the tree
 /// (theta = 0.5, hexadecapole) becomes faster than direct summation, about 1100 on the
 /// 2-core development machine (docs/tree.md, BM_DirectGravity vs BM_TreeGravity).
 inline constexpr std::size_t auto_tree_threshold = 1200;
+
+/// Number of bodies from which `auto` picks gpu-tree when a CUDA GPU is present: where the GPU
+/// tree (build, walk and transfers) beats the CPU tree on the development machines
+/// (docs/gpu.md).
+inline constexpr std::size_t auto_gpu_threshold = 20000;
 
 struct GravityConfig {
     Backend backend = Backend::automatic;

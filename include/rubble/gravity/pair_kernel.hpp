@@ -15,7 +15,7 @@ namespace rubble::gravity {
 RUBBLE_HD RUBBLE_INLINE void add_body_field(double dx, double dy, double dz, double m, double eps2,
                                             double& ax, double& ay, double& az, double& phi) {
     const double d2 = dx * dx + dy * dy + dz * dz;
-    const double inv = d2 > 0.0 ? 1.0 / std::sqrt(d2 + eps2) : 0.0;
+    const double inv = d2 > 0.0 ? inverse_sqrt(d2 + eps2) : 0.0;
     const double m_inv = m * inv;
     const double m_inv3 = m_inv * inv * inv;
     ax += m_inv3 * dx;

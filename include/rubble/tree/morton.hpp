@@ -31,4 +31,35 @@ RUBBLE_HD constexpr int octant(std::uint64_t key, int level) {
     return static_cast<int>((key >> (3 * (morton_levels - 1 - level))) & 7u);
 }
 
+/// Splits the sorted key range [begin, end) by octant, descending from `level` until the
+/// range falls into at least two octants (a chain of single-child cells is skipped, so every
+/// internal node has two children or more). On return bounds[o]..bounds[o + 1] is octant o's
+/// range, `level` the level at which the split happened; returns the number of non-empty
+/// octants (1 when all keys are equal down to the deepest level: an over-full leaf). Binary
+/// searches, host and device code: the CPU tree and the CUDA tree build split alike.
+RUBBLE_HD inline int split_octants(const std::uint64_t* keys, std::int32_t begin, std::int32_t end,
+                                   int& level, std::int32_t bounds[9]) {
+    int nonempty = 0;
+    for (; level < morton_levels; ++level) {
+        bounds[0] = begin;
+        for (int o = 0; o < 8; ++o) {
+            // First position in [bounds[o], end) whose octant exceeds o.
+            std::int32_t lo = bounds[o], hi = end;
+            while (lo < hi) {
+                const std::int32_t mid = lo + (hi - lo) / 2;
+                if (octant(keys[mid], level) <= o)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            bounds[o + 1] = lo;
+        }
+        nonempty = 0;
+        for (int o = 0; o < 8; ++o)
+            nonempty += bounds[o + 1] > bounds[o];
+        if (nonempty > 1) return nonempty;
+    }
+    return nonempty;
+}
+
 } // namespace rubble::tree

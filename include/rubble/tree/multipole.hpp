@@ -84,8 +84,8 @@ RUBBLE_HD inline void RawMoments::add(double mass, double dx, double dy, double 
     if constexpr (MaxOrder >= 4) detail::add_moments<4>(m, mass, px, py, pz);
 }
 
-/// Turns raw moments into the weighted traceless moments of `out` (orders 2..4).
-void finish_multipole(const RawMoments& raw, Multipole& out);
+// finish_multipole (raw moments -> weighted traceless moments) and shift_raw_moments (moments
+// about a child's centre of mass -> about its parent's) are in multipole_finish.hpp.
 
 namespace detail {
 // Adds monomial K of degree N (weight w[K * stride]) to S_N and its gradient; unrolled at
@@ -136,9 +136,9 @@ RUBBLE_HD RUBBLE_INLINE void
 multipole_field(double rx, double ry, double rz, double mass, const double* w, std::size_t stride,
                 double& phi, double& ax, double& ay, double& az, double eps2 = 0.0) {
     const double r2 = rx * rx + ry * ry + rz * rz;
-    const double inv = 1.0 / std::sqrt(r2);
+    const double inv = inverse_sqrt(r2);
     const double inv2 = inv * inv;
-    const double inv_soft = eps2 > 0.0 ? 1.0 / std::sqrt(r2 + eps2) : inv;
+    const double inv_soft = eps2 > 0.0 ? inverse_sqrt(r2 + eps2) : inv;
     phi -= mass * inv_soft;
     const double f = mass * inv_soft * inv_soft * inv_soft;
     ax -= f * rx;

@@ -8,7 +8,7 @@
 
 #include "rubble/ic/random.hpp"
 #include "rubble/tree/morton.hpp"
-#include "rubble/tree/multipole.hpp"
+#include "rubble/tree/multipole_finish.hpp"
 
 using namespace rubble;
 
