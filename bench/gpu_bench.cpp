@@ -81,13 +81,14 @@ void BM_GpuTree(benchmark::State& state) {
     state.counters["pp_per_body"] = k.body_interactions / static_cast<double>(n);
     state.counters["pc_per_body"] = k.node_interactions / static_cast<double>(n);
     state.counters["depth"] = static_cast<double>(k.depth);
+    state.counters["leaves"] = static_cast<double>(k.leaves);
+    state.counters["batches_per_leaf"] = k.walk_batches / static_cast<double>(k.leaves);
 }
 // (distribution 0 uniform / 1 Plummer, N, multipole order, bucket size)
 BENCHMARK(BM_GpuTree)
     ->ArgsProduct({{0, 1}, {1000, 3000, 10000, 30000, 100000, 1000000, 10000000}, {2}, {16}})
-    ->Args({0, 1000000, 4, 16})
-    ->Args({0, 1000000, 2, 32})
-    ->Args({0, 1000000, 2, 8})
+    ->ArgsProduct({{0}, {1000000}, {1, 2, 3, 4}, {8, 16, 32, 64}})
+    ->ArgsProduct({{0, 1}, {10000000}, {2}, {32, 64}})
     ->Args({0, 10000000, 4, 16})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();

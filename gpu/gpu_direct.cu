@@ -10,6 +10,7 @@ namespace rubble::gpu {
 namespace {
 
 constexpr int direct_block = 256;
+constexpr int direct_targets = 2; // targets per thread (4 spills registers: slower)
 
 // (x, y, z, m) of a body, 32-byte aligned so one vector load brings a whole source.
 struct alignas(32) Source {
@@ -22,31 +23,44 @@ __global__ void pack_sources(const double* __restrict__ pos, const double* __res
     if (i < n) out[i] = {pos[3 * i], pos[3 * i + 1], pos[3 * i + 2], mass[i]};
 }
 
-// Each thread sums the sources in index order, as DirectGravity does on the CPU. Padding
-// beyond n has zero mass and adds nothing.
+// Each thread sums the sources in index order for `direct_targets` targets (i, i + block, ...),
+// as DirectGravity does on the CPU: every source read from shared memory serves several
+// interactions, and the independent sums keep the double-precision pipes busy. Padding beyond
+// n has zero mass and adds nothing.
 __global__ void __launch_bounds__(direct_block)
     direct_field(const Source* __restrict__ src, int n, double eps2, double G,
                  double* __restrict__ acc, double* __restrict__ pot) {
     __shared__ Source tile[direct_block];
-    const int i = blockIdx.x * direct_block + static_cast<int>(threadIdx.x);
-    const Source t = i < n ? src[i] : Source{0.0, 0.0, 0.0, 0.0};
-    double ax = 0.0, ay = 0.0, az = 0.0, phi = 0.0;
+    const int i0 = blockIdx.x * direct_targets * direct_block + static_cast<int>(threadIdx.x);
+    Source t[direct_targets];
+    double f[direct_targets][4] = {};
+#pragma unroll
+    for (int q = 0; q < direct_targets; ++q) {
+        const int i = i0 + q * direct_block;
+        t[q] = i < n ? src[i] : Source{0.0, 0.0, 0.0, 0.0};
+    }
     for (int base = 0; base < n; base += direct_block) {
         const int j = base + static_cast<int>(threadIdx.x);
         tile[threadIdx.x] = j < n ? src[j] : Source{0.0, 0.0, 0.0, 0.0};
         __syncthreads();
-#pragma unroll 16
+#pragma unroll 4
         for (int k = 0; k < direct_block; ++k) {
             const Source s = tile[k];
-            gravity::add_body_field(s.x - t.x, s.y - t.y, s.z - t.z, s.w, eps2, ax, ay, az, phi);
+#pragma unroll
+            for (int q = 0; q < direct_targets; ++q)
+                gravity::add_body_field(s.x - t[q].x, s.y - t[q].y, s.z - t[q].z, s.w, eps2,
+                                        f[q][0], f[q][1], f[q][2], f[q][3]);
         }
         __syncthreads();
     }
-    if (i < n) {
-        acc[3 * i] = G * ax;
-        acc[3 * i + 1] = G * ay;
-        acc[3 * i + 2] = G * az;
-        pot[i] = G * phi;
+#pragma unroll
+    for (int q = 0; q < direct_targets; ++q) {
+        const int i = i0 + q * direct_block;
+        if (i >= n) continue;
+        acc[3 * i] = G * f[q][0];
+        acc[3 * i + 1] = G * f[q][1];
+        acc[3 * i + 2] = G * f[q][2];
+        pot[i] = G * f[q][3];
     }
 }
 
@@ -82,7 +96,9 @@ void DirectEngine::compute(const HostArrays& a) {
     s.timer.record(1);
     const auto blocks = static_cast<unsigned>((n + direct_block - 1) / direct_block);
     pack_sources<<<blocks, direct_block>>>(s.pos.get(), s.mass.get(), n, s.src.get());
-    direct_field<<<blocks, direct_block>>>(s.src.get(), static_cast<int>(n), s.eps2, s.G,
+    const std::size_t per_block = static_cast<std::size_t>(direct_targets) * direct_block;
+    const auto groups = static_cast<unsigned>((n + per_block - 1) / per_block);
+    direct_field<<<groups, direct_block>>>(s.src.get(), static_cast<int>(n), s.eps2, s.G,
                                            s.acc.get(), s.pot.get());
     RUBBLE_CUDA_CHECK(cudaGetLastError());
     s.timer.record(2);

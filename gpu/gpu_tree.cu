@@ -45,6 +45,11 @@ struct Box {
     double lo[3], hi[3];
 };
 
+// A body as the walk reads it: (x, y, z, m) in one 32-byte aligned load.
+struct alignas(32) Body {
+    double x, y, z, m;
+};
+
 // Node topology (the build) and the walk's view of a node: centre of mass and squared
 // opening radius packed with the range and children, as in the CPU walk (WalkNode).
 struct Topo {
@@ -132,7 +137,7 @@ __global__ void make_keys(const double* __restrict__ pos, std::size_t n, const B
 
 __global__ void gather_sorted(const double* __restrict__ pos, const double* __restrict__ mass,
                               const std::int32_t* __restrict__ order, std::size_t n, double* x,
-                              double* y, double* z, double* m) {
+                              double* y, double* z, double* m, Body* body) {
     const std::size_t k = blockIdx.x * static_cast<std::size_t>(block) + threadIdx.x;
     if (k >= n) return;
     const auto i = static_cast<std::size_t>(order[k]);
@@ -140,6 +145,7 @@ __global__ void gather_sorted(const double* __restrict__ pos, const double* __re
     y[k] = pos[3 * i + 1];
     z[k] = pos[3 * i + 2];
     m[k] = mass[i];
+    body[k] = {pos[3 * i], pos[3 * i + 1], pos[3 * i + 2], mass[i]};
 }
 
 // ---- top-down build, one level of nodes per pass ------------------------------------------
@@ -326,72 +332,147 @@ struct WalkArgs {
     const Box* box;
     const std::int32_t* leaves;
     std::int32_t leaf_count;
-    const double *x, *y, *z, *m;
+    const Body* body;
     double eps2;
     std::int32_t* stacks;
     double *ax, *ay, *az, *phi; // sorted order, without G
-    unsigned long long* counts; // [0] body-body, [1] body-node interactions
+    unsigned long long* counts; // [0] body-body, [1] body-node interactions, [2] batches
     int* overflow;
 };
 
-// Adds the field of the listed nodes (multipoles) at every lane's target.
+// Per-warp shared memory of the walk: the interaction lists (node indices) and the staging
+// areas into which the warp copies a chunk of 32 list entries with independent loads (one
+// memory latency per chunk instead of one per entry), from which every lane then reads.
+template <int Order> struct WalkShared {
+    // Doubles of a node the evaluation reads: mass, centre of mass, then the weights.
+    static constexpr int weights =
+        Order >= 2 ? tree::weight_offset(Order) + tree::monomial_count(Order) : 0;
+    static constexpr int values = 4 + weights;
+    std::int32_t cells[list_capacity];
+    std::int32_t leaves[list_capacity];
+    std::int32_t leaf_begin[list_capacity];
+    std::int32_t leaf_end[list_capacity]; // inclusive prefix sum of the leaves' body counts
+    double cell_data[values][warp];       // [value][slot]: conflict-free across lanes
+    Body bodies[warp];
+};
+
+// Evaluates cells[0, count) (count <= 32) at the lane's target: the lanes stage one node each,
+// then each lane sums its replica's share (entries replica, replica + replicas, ...).
 template <int Order>
-__device__ void eval_cells(const WalkArgs& a, const std::int32_t* cells, int count, double xi,
-                           double yi, double zi, double& ax, double& ay, double& az, double& phi) {
-    for (int j = 0; j < count; ++j) {
-        const tree::Multipole* mp = a.multipole + cells[j];
-        tree::multipole_field<Order>(xi - mp->com[0], yi - mp->com[1], zi - mp->com[2], mp->mass,
-                                     mp->w, 1, phi, ax, ay, az, a.eps2);
+__device__ void eval_cell_chunk(const WalkArgs& a, WalkShared<Order>& sh, int count, int lane,
+                                int replica, int replicas, double xi, double yi, double zi,
+                                double& ax, double& ay, double& az, double& phi) {
+    if (lane < count) {
+        const double* src = &a.multipole[sh.cells[lane]].mass; // mass, com[3], w[...]
+#pragma unroll
+        for (int v = 0; v < WalkShared<Order>::values; ++v)
+            sh.cell_data[v][lane] = src[v];
+    }
+    __syncwarp();
+    for (int j = replica; j < count; j += replicas)
+        tree::multipole_field<Order>(xi - sh.cell_data[1][j], yi - sh.cell_data[2][j],
+                                     zi - sh.cell_data[3][j], sh.cell_data[0][j],
+                                     &sh.cell_data[4][j], warp, phi, ax, ay, az, a.eps2);
+    __syncwarp();
+}
+
+// Evaluates every body of leaves[0, count): the inclusive prefix sum of their body counts
+// maps each of 32 staging slots to a (leaf, body) pair, so a chunk of 32 bodies is loaded at
+// once, whatever the leaves' sizes.
+template <int Order>
+__device__ void eval_leaf_list(const WalkArgs& a, WalkShared<Order>& sh, int count, int lane,
+                               int replica, int replicas, double xi, double yi, double zi,
+                               double& ax, double& ay, double& az, double& phi) {
+    // Inclusive scan of the counts (count <= list_capacity, in chunks of 32 lanes).
+    int carry = 0;
+    for (int base = 0; base < count; base += warp) {
+        const int e = base + lane;
+        int v = e < count ? a.walk[sh.leaves[e]].end - a.walk[sh.leaves[e]].begin : 0;
+        if (e < count) sh.leaf_begin[e] = a.walk[sh.leaves[e]].begin;
+        for (int o = 1; o < warp; o *= 2) {
+            const int u = __shfl_up_sync(full_mask, v, o);
+            if (lane >= o) v += u;
+        }
+        if (e < count) sh.leaf_end[e] = carry + v;
+        carry += __shfl_sync(full_mask, v, warp - 1);
+    }
+    __syncwarp();
+    const int total = carry;
+    for (int base = 0; base < total; base += warp) {
+        const int g = base + lane;
+        if (g < total) {
+            // First entry whose inclusive end exceeds g.
+            int lo = 0, hi = count - 1;
+            while (lo < hi) {
+                const int mid = (lo + hi) / 2;
+                if (sh.leaf_end[mid] > g)
+                    hi = mid;
+                else
+                    lo = mid + 1;
+            }
+            const int before = lo > 0 ? sh.leaf_end[lo - 1] : 0;
+            sh.bodies[lane] = a.body[sh.leaf_begin[lo] + (g - before)];
+        }
+        __syncwarp();
+        const int chunk = min(warp, total - base);
+        for (int j = replica; j < chunk; j += replicas) {
+            const Body s = sh.bodies[j];
+            gravity::add_body_field(s.x - xi, s.y - yi, s.z - zi, s.m, a.eps2, ax, ay, az, phi);
+        }
+        __syncwarp();
     }
 }
 
-// Adds the bodies of the listed leaves with the direct kernel.
-__device__ void eval_leaves(const WalkArgs& a, const std::int32_t* leaves, int count, double xi,
-                            double yi, double zi, double& ax, double& ay, double& az, double& phi,
-                            unsigned long long& bodies) {
-    for (int j = 0; j < count; ++j) {
-        const WalkNode& n = a.walk[leaves[j]];
-        bodies += static_cast<unsigned long long>(n.end - n.begin);
-        for (std::int32_t b = n.begin; b < n.end; ++b)
-            gravity::add_body_field(a.x[b] - xi, a.y[b] - yi, a.z[b] - zi, a.m[b], a.eps2, ax, ay,
-                                    az, phi);
-    }
+// Occupancy the walk is compiled for: more warps hide the traversal's memory latency; the
+// octupole and hexadecapole kernels need more registers and staging memory.
+template <int Order> constexpr int walk_min_blocks() {
+    return Order <= 2 ? 8 : 5;
 }
 
 // One warp per leaf bucket (a persistent grid strides over the leaves). The warp pops up to 32
 // nodes at a time from its stack, each lane tests one with the CPU's acceptance test for the
 // bucket's box; accepted nodes go to the cell list, opened leaves to the leaf list, opened
-// internal nodes push their children. Full lists are evaluated by all lanes, one target body
-// per lane, in list order: the result does not depend on scheduling (deterministic).
-template <int Order> __global__ void __launch_bounds__(walk_warps* warp) walk_tree(WalkArgs a) {
-    __shared__ std::int32_t cell_list[walk_warps][list_capacity];
-    __shared__ std::int32_t leaf_list[walk_warps][list_capacity];
+// internal nodes push their children. Lists are evaluated by all lanes: a bucket of c bodies
+// gets S = the power of two >= c target slots and 32 / S lanes per target, each summing every
+// (32 / S)-th entry, then a butterfly sum over the lanes of a target. Buckets hold fewer than
+// 32 bodies (16 by default), so this keeps every lane busy; the summation order is fixed, so
+// the result does not depend on scheduling (deterministic).
+template <int Order>
+__global__ void __launch_bounds__(walk_warps* warp, walk_min_blocks<Order>())
+    walk_tree(WalkArgs a) {
+    __shared__ WalkShared<Order> shared[walk_warps];
     const int lane = static_cast<int>(threadIdx.x) % warp;
     const int w = static_cast<int>(threadIdx.x) / warp;
     const int warp_id = static_cast<int>(blockIdx.x) * walk_warps + w;
     const int warp_total = static_cast<int>(gridDim.x) * walk_warps;
     std::int32_t* stack = a.stacks + static_cast<std::size_t>(warp_id) * stack_capacity;
-    std::int32_t* cells = cell_list[w];
-    std::int32_t* leaves = leaf_list[w];
+    WalkShared<Order>& sh = shared[w];
     const unsigned below = (1u << lane) - 1u;
-    unsigned long long body_count = 0, cell_count = 0;
+    unsigned long long body_count = 0, cell_count = 0, batches = 0;
 
     for (std::int32_t l = warp_id; l < a.leaf_count; l += warp_total) {
         const std::int32_t leaf = a.leaves[l];
         const WalkNode bucket = a.walk[leaf];
         const Box bb = a.box[leaf];
         for (std::int32_t t0 = bucket.begin; t0 < bucket.end; t0 += warp) {
-            const std::int32_t ti = t0 + lane;
-            const bool active = ti < bucket.end;
-            const double xi = active ? a.x[ti] : 0.0, yi = active ? a.y[ti] : 0.0,
-                         zi = active ? a.z[ti] : 0.0;
+            const int c = min(bucket.end - t0, warp);
+            int slots = 1;
+            while (slots < c)
+                slots *= 2;
+            const int replicas = warp / slots, replica = lane / slots;
+            const int t = lane % slots;
+            const std::int32_t ti = t0 + t;
+            const bool active = t < c;
+            const Body target = active ? a.body[ti] : Body{0.0, 0.0, 0.0, 0.0};
+            const double xi = target.x, yi = target.y, zi = target.z;
             double ax = 0.0, ay = 0.0, az = 0.0, phi = 0.0;
-            unsigned long long bodies = 0;
+            unsigned long long cells_seen = 0, bodies_seen = 0;
             int top = 1, nc = 0, nl = 0;
             if (lane == 0) stack[0] = 0;
             __syncwarp();
             while (top > 0) {
                 const int take = min(top, warp);
+                if (lane == 0) ++batches;
                 const std::int32_t node = lane < take ? stack[top - take + lane] : -1;
                 __syncwarp();
                 top -= take;
@@ -405,12 +486,13 @@ template <int Order> __global__ void __launch_bounds__(walk_warps* warp) walk_tr
                     open_leaf = !accepted && n.child_count == 0;
                     children = accepted ? 0 : n.child_count;
                     first_child = n.first_child;
+                    if (open_leaf) bodies_seen += static_cast<unsigned long long>(n.end - n.begin);
                 }
                 const unsigned acc_mask = __ballot_sync(full_mask, accepted);
-                if (accepted) cells[nc + __popc(acc_mask & below)] = node;
+                if (accepted) sh.cells[nc + __popc(acc_mask & below)] = node;
                 nc += __popc(acc_mask);
                 const unsigned leaf_mask = __ballot_sync(full_mask, open_leaf);
-                if (open_leaf) leaves[nl + __popc(leaf_mask & below)] = node;
+                if (open_leaf) sh.leaves[nl + __popc(leaf_mask & below)] = node;
                 nl += __popc(leaf_mask);
                 // Inclusive prefix sum of the children to push.
                 int prefix = children;
@@ -424,31 +506,52 @@ template <int Order> __global__ void __launch_bounds__(walk_warps* warp) walk_tr
                     top = 0;
                     break;
                 }
-                for (int c = 0; c < children; ++c)
-                    stack[top + prefix - children + c] = first_child + c;
+                for (int k = 0; k < children; ++k)
+                    stack[top + prefix - children + k] = first_child + k;
                 top += pushed;
                 __syncwarp();
                 if (nc >= warp) {
-                    eval_cells<Order>(a, cells, nc, xi, yi, zi, ax, ay, az, phi);
-                    if (active) cell_count += static_cast<unsigned long long>(nc);
-                    nc = 0;
+                    // Evaluate the first 32 entries, keep the rest (fewer than 32) for later.
+                    eval_cell_chunk<Order>(a, sh, warp, lane, replica, replicas, xi, yi, zi, ax, ay,
+                                           az, phi);
+                    const std::int32_t rest = lane + warp < nc ? sh.cells[lane + warp] : 0;
+                    __syncwarp();
+                    if (lane + warp < nc) sh.cells[lane] = rest;
+                    nc -= warp;
+                    cells_seen += warp;
+                    __syncwarp();
                 }
-                if (nl >= warp) {
-                    eval_leaves(a, leaves, nl, xi, yi, zi, ax, ay, az, phi, bodies);
+                if (nl >= list_capacity - warp) {
+                    eval_leaf_list<Order>(a, sh, nl, lane, replica, replicas, xi, yi, zi, ax, ay,
+                                          az, phi);
                     nl = 0;
                 }
-                __syncwarp();
             }
-            eval_cells<Order>(a, cells, nc, xi, yi, zi, ax, ay, az, phi);
-            if (active) cell_count += static_cast<unsigned long long>(nc);
-            eval_leaves(a, leaves, nl, xi, yi, zi, ax, ay, az, phi, bodies);
-            __syncwarp();
-            if (active) {
+            if (nc > 0)
+                eval_cell_chunk<Order>(a, sh, nc, lane, replica, replicas, xi, yi, zi, ax, ay, az,
+                                       phi);
+            cells_seen += static_cast<unsigned long long>(nc);
+            if (nl > 0)
+                eval_leaf_list<Order>(a, sh, nl, lane, replica, replicas, xi, yi, zi, ax, ay, az,
+                                      phi);
+            // Sum the replicas of each target (lanes t, t + S, t + 2S, ...).
+            for (int o = slots; o < warp; o *= 2) {
+                ax += __shfl_xor_sync(full_mask, ax, o);
+                ay += __shfl_xor_sync(full_mask, ay, o);
+                az += __shfl_xor_sync(full_mask, az, o);
+                phi += __shfl_xor_sync(full_mask, phi, o);
+            }
+            // Per target: every entry of the lists was evaluated once for each active target;
+            // each opened leaf was counted by the one lane that tested it.
+            for (int o = 1; o < warp; o *= 2)
+                bodies_seen += __shfl_xor_sync(full_mask, bodies_seen, o);
+            if (active && replica == 0) {
                 a.ax[ti] = ax;
                 a.ay[ti] = ay;
                 a.az[ti] = az;
                 a.phi[ti] = phi;
-                body_count += bodies;
+                body_count += bodies_seen;
+                cell_count += cells_seen;
             }
         }
     }
@@ -456,10 +559,12 @@ template <int Order> __global__ void __launch_bounds__(walk_warps* warp) walk_tr
     for (int o = warp / 2; o > 0; o /= 2) {
         body_count += __shfl_down_sync(full_mask, body_count, o);
         cell_count += __shfl_down_sync(full_mask, cell_count, o);
+        batches += __shfl_down_sync(full_mask, batches, o);
     }
     if (lane == 0) {
         atomicAdd(a.counts, body_count);
         atomicAdd(a.counts + 1, cell_count);
+        atomicAdd(a.counts + 2, batches);
     }
 }
 
@@ -483,6 +588,7 @@ struct TreeEngine::State {
     int order = 4, bucket_size = 16;
     int walk_blocks = 0;
     DeviceBuffer<double> pos, mass, acc, pot, x, y, z, m, ax, ay, az, phi;
+    DeviceBuffer<Body> body;
     DeviceBuffer<Box> box_partial, node_box;
     DeviceBuffer<std::uint64_t> keys, keys_sorted;
     DeviceBuffer<std::int32_t> index, order_sorted;
@@ -528,8 +634,9 @@ void TreeEngine::State::build(std::size_t n) {
                                                       order_sorted.get(), ni, 0, 63));
     for (auto* v : {&x, &y, &z, &m, &ax, &ay, &az, &phi})
         v->reserve(n);
+    body.reserve(n);
     gather_sorted<<<blocks_for(n), block>>>(pos.get(), mass.get(), order_sorted.get(), n, x.get(),
-                                            y.get(), z.get(), m.get());
+                                            y.get(), z.get(), m.get(), body.get());
 
     // Top-down build: a frontier of nodes per pass; counts come back to size the next pass.
     // Every internal node has two children or more, so there are fewer than 2n nodes.
@@ -648,19 +755,16 @@ void TreeEngine::State::walk_and_scatter(std::size_t n) {
     }
     const std::size_t warps = static_cast<std::size_t>(walk_blocks) * walk_warps;
     stacks.reserve(warps * stack_capacity);
-    counters.reserve(2);
+    counters.reserve(3);
     overflow.reserve(1);
-    RUBBLE_CUDA_CHECK(cudaMemset(counters.get(), 0, 2 * sizeof(unsigned long long)));
+    RUBBLE_CUDA_CHECK(cudaMemset(counters.get(), 0, 3 * sizeof(unsigned long long)));
     RUBBLE_CUDA_CHECK(cudaMemset(overflow.get(), 0, sizeof(int)));
     const WalkArgs args{walk.get(),
                         multipole.get(),
                         node_box.get(),
                         leaves.get(),
                         static_cast<std::int32_t>(counts.leaves),
-                        x.get(),
-                        y.get(),
-                        z.get(),
-                        m.get(),
+                        body.get(),
                         eps2,
                         stacks.get(),
                         ax.get(),
@@ -730,7 +834,7 @@ void TreeEngine::compute(const HostArrays& a) {
     s.timer.record(4);
     s.times = {s.timer.seconds(0), s.timer.seconds(1), s.timer.seconds(2), s.timer.seconds(3)};
     int overflow = 0;
-    unsigned long long counters[2] = {0, 0};
+    unsigned long long counters[3] = {0, 0, 0};
     RUBBLE_CUDA_CHECK(cudaMemcpy(&overflow, s.overflow.get(), sizeof(int), cudaMemcpyDeviceToHost));
     RUBBLE_CUDA_CHECK(
         cudaMemcpy(counters, s.counters.get(), sizeof counters, cudaMemcpyDeviceToHost));
@@ -739,6 +843,7 @@ void TreeEngine::compute(const HostArrays& a) {
                                  std::to_string(stack_capacity) + " nodes per warp)");
     s.counts.body_interactions = static_cast<double>(counters[0]);
     s.counts.node_interactions = static_cast<double>(counters[1]);
+    s.counts.walk_batches = static_cast<double>(counters[2]);
 }
 
 StageTimes TreeEngine::times() const {

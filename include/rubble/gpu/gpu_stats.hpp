@@ -18,6 +18,7 @@ struct StageTimes {
 struct TreeCounts {
     std::size_t nodes = 0, leaves = 0, depth = 0;
     double body_interactions = 0, node_interactions = 0;
+    double walk_batches = 0; ///< traversal steps of up to 32 nodes, summed over the buckets
 };
 
 } // namespace rubble::gpu
