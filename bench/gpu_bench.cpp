@@ -12,6 +12,8 @@
 
 #include "rubble/gpu/gpu_gravity.hpp"
 #include "rubble/gpu/gpu_solvers.hpp"
+#include "rubble/gravity/direct_gravity.hpp"
+#include "rubble/gravity/tree_gravity.hpp"
 #include "rubble/ic/random.hpp"
 
 using namespace rubble;
@@ -69,7 +71,8 @@ void BM_GpuTree(benchmark::State& state) {
     const auto n = static_cast<std::size_t>(state.range(1));
     const int order = static_cast<int>(state.range(2));
     const int bucket = static_cast<int>(state.range(3));
-    gpu::GpuTreeGravity g(1.0, 0.0, 0.5, order, bucket);
+    const bool mixed = state.range(4) == 1;
+    gpu::GpuTreeGravity g(1.0, 0.0, 0.5, order, bucket, mixed);
     run(state, g, cloud(plummer, n));
     const gpu::StageTimes t = g.last_times();
     const gpu::TreeCounts k = g.last_counts();
@@ -84,16 +87,16 @@ void BM_GpuTree(benchmark::State& state) {
     state.counters["leaves"] = static_cast<double>(k.leaves);
     state.counters["batches_per_leaf"] = k.walk_batches / static_cast<double>(k.leaves);
 }
-// (distribution 0 uniform / 1 Plummer, N, multipole order, bucket size)
+// (distribution 0 uniform / 1 Plummer, N, multipole order, bucket size, 1 = mixed precision)
 BENCHMARK(BM_GpuTree)
-    ->ArgsProduct({{0, 1}, {1000, 3000, 10000, 30000, 100000, 1000000, 10000000}, {2}, {16}})
-    ->ArgsProduct({{0}, {1000000}, {1, 2, 3, 4}, {8, 16, 32, 64}})
-    ->ArgsProduct({{0, 1}, {10000000}, {2}, {32, 64}})
-    ->Args({0, 10000000, 4, 16})
+    ->ArgsProduct({{0, 1}, {1000, 3000, 10000, 30000, 100000, 1000000, 10000000}, {2}, {16}, {0}})
+    ->ArgsProduct({{0}, {1000000}, {1, 2, 3, 4}, {8, 16, 32}, {0}})
+    ->ArgsProduct({{0}, {1000000, 10000000}, {2, 4}, {16}, {1}})
+    ->Args({0, 10000000, 4, 16, 0})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 BENCHMARK(BM_GpuTree)
-    ->Args({0, 100000000, 2, 16})
+    ->Args({0, 100000000, 2, 16, 0})
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
@@ -119,6 +122,34 @@ BENCHMARK(BM_GpuDirect)
     ->Arg(30000)
     ->Arg(100000)
     ->Arg(1000000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// The CPU backends on the same machine (all its cores), for the crossover where `auto` should
+// prefer the GPU.
+void BM_CpuTreeSameMachine(benchmark::State& state) {
+    const auto n = static_cast<std::size_t>(state.range(0));
+    gravity::TreeGravity g(1.0, 0.0, 0.5, 2, 16);
+    run(state, g, cloud(false, n));
+}
+BENCHMARK(BM_CpuTreeSameMachine)
+    ->Arg(1000)
+    ->Arg(3000)
+    ->Arg(10000)
+    ->Arg(30000)
+    ->Arg(100000)
+    ->Arg(1000000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+void BM_CpuDirectSameMachine(benchmark::State& state) {
+    const auto n = static_cast<std::size_t>(state.range(0));
+    gravity::DirectGravity g(1.0, 0.0);
+    run(state, g, cloud(false, n));
+}
+BENCHMARK(BM_CpuDirectSameMachine)
+    ->Arg(1000)
+    ->Arg(3000)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

@@ -38,7 +38,10 @@ private:
 /// Barnes-Hut octree built and walked on the device (docs/gpu.md).
 class TreeEngine {
 public:
-    TreeEngine(double G, double softening, double theta, int order, int bucket_size);
+    /// mixed: the far field (multipole expansions) in float from double offsets, accumulated in
+    /// double; the near field (body-body) stays double.
+    TreeEngine(double G, double softening, double theta, int order, int bucket_size,
+               bool mixed = false);
     ~TreeEngine();
     TreeEngine(const TreeEngine&) = delete;
     TreeEngine& operator=(const TreeEngine&) = delete;

@@ -20,7 +20,7 @@ StageTimes DirectEngine::times() const {
     return {};
 }
 
-TreeEngine::TreeEngine(double, double, double, int, int) {
+TreeEngine::TreeEngine(double, double, double, int, int, bool) {
     throw std::runtime_error("rubble was built without CUDA: no gpu-tree backend");
 }
 TreeEngine::~TreeEngine() = default;

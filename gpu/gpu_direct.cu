@@ -27,6 +27,7 @@ __global__ void pack_sources(const double* __restrict__ pos, const double* __res
 // as DirectGravity does on the CPU: every source read from shared memory serves several
 // interactions, and the independent sums keep the double-precision pipes busy. Padding beyond
 // n has zero mass and adds nothing.
+template <bool Softened>
 __global__ void __launch_bounds__(direct_block)
     direct_field(const Source* __restrict__ src, int n, double eps2, double G,
                  double* __restrict__ acc, double* __restrict__ pot) {
@@ -48,8 +49,8 @@ __global__ void __launch_bounds__(direct_block)
             const Source s = tile[k];
 #pragma unroll
             for (int q = 0; q < direct_targets; ++q)
-                gravity::add_body_field(s.x - t[q].x, s.y - t[q].y, s.z - t[q].z, s.w, eps2,
-                                        f[q][0], f[q][1], f[q][2], f[q][3]);
+                gravity::add_body_field<Softened>(s.x - t[q].x, s.y - t[q].y, s.z - t[q].z, s.w,
+                                                  eps2, f[q][0], f[q][1], f[q][2], f[q][3]);
         }
         __syncthreads();
     }
@@ -98,8 +99,12 @@ void DirectEngine::compute(const HostArrays& a) {
     pack_sources<<<blocks, direct_block>>>(s.pos.get(), s.mass.get(), n, s.src.get());
     const std::size_t per_block = static_cast<std::size_t>(direct_targets) * direct_block;
     const auto groups = static_cast<unsigned>((n + per_block - 1) / per_block);
-    direct_field<<<groups, direct_block>>>(s.src.get(), static_cast<int>(n), s.eps2, s.G,
-                                           s.acc.get(), s.pot.get());
+    if (s.eps2 > 0.0)
+        direct_field<true><<<groups, direct_block>>>(s.src.get(), static_cast<int>(n), s.eps2, s.G,
+                                                     s.acc.get(), s.pot.get());
+    else
+        direct_field<false><<<groups, direct_block>>>(s.src.get(), static_cast<int>(n), s.eps2, s.G,
+                                                      s.acc.get(), s.pot.get());
     RUBBLE_CUDA_CHECK(cudaGetLastError());
     s.timer.record(2);
     RUBBLE_CUDA_CHECK(

@@ -43,8 +43,10 @@ StageTimes GpuDirectGravity::last_times() const {
     return engine_->times();
 }
 
-GpuTreeGravity::GpuTreeGravity(double G, double softening, double theta, int order, int bucket_size)
-    : engine_(std::make_unique<TreeEngine>(G, softening, theta, order, bucket_size)) {}
+GpuTreeGravity::GpuTreeGravity(double G, double softening, double theta, int order, int bucket_size,
+                               bool mixed)
+    : engine_(std::make_unique<TreeEngine>(G, softening, theta, order, bucket_size, mixed)),
+      mixed_(mixed) {}
 GpuTreeGravity::~GpuTreeGravity() = default;
 
 void GpuTreeGravity::compute(std::span<const Vec3> pos, std::span<const double> mass,
@@ -71,7 +73,7 @@ std::unique_ptr<gravity::GravitySolver> make_gpu_direct(const gravity::GravityCo
 std::unique_ptr<gravity::GravitySolver> make_gpu_tree(const gravity::GravityConfig& c) {
     require_gpu("gpu-tree");
     return std::make_unique<GpuTreeGravity>(c.G, c.softening, c.theta, c.multipole_order,
-                                            c.bucket_size);
+                                            c.bucket_size, c.gpu_mixed_precision);
 }
 
 } // namespace rubble::gpu

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "device_buffer.cuh"
@@ -343,44 +344,66 @@ struct WalkArgs {
 // Per-warp shared memory of the walk: the interaction lists (node indices) and the staging
 // areas into which the warp copies a chunk of 32 list entries with independent loads (one
 // memory latency per chunk instead of one per entry), from which every lane then reads.
-template <int Order> struct WalkShared {
-    // Doubles of a node the evaluation reads: mass, centre of mass, then the weights.
+template <int Order, class Far> struct WalkShared {
+    // What the evaluation reads of a node: mass and centre of mass (double, so offsets keep
+    // full precision far from the origin) and the weights (Far: float in mixed precision).
     static constexpr int weights =
         Order >= 2 ? tree::weight_offset(Order) + tree::monomial_count(Order) : 0;
-    static constexpr int values = 4 + weights;
     std::int32_t cells[list_capacity];
     std::int32_t leaves[list_capacity];
     std::int32_t leaf_begin[list_capacity];
     std::int32_t leaf_end[list_capacity]; // inclusive prefix sum of the leaves' body counts
-    double cell_data[values][warp];       // [value][slot]: conflict-free across lanes
+    double cell_head[4][warp];            // [mass, com x, y, z][slot]: conflict-free
+    Far cell_w[weights > 0 ? weights : 1][warp];
     Body bodies[warp];
 };
 
 // Evaluates cells[0, count) (count <= 32) at the lane's target: the lanes stage one node each,
-// then each lane sums its replica's share (entries replica, replica + replicas, ...).
-template <int Order>
-__device__ void eval_cell_chunk(const WalkArgs& a, WalkShared<Order>& sh, int count, int lane,
+// then each lane sums its replica's share (entries replica, replica + replicas, ...). In mixed
+// precision (Far = float) the expansion is evaluated in float from double offsets and each
+// chunk's float sum is added to the double accumulators.
+template <int Order, class Far>
+__device__ void eval_cell_chunk(const WalkArgs& a, WalkShared<Order, Far>& sh, int count, int lane,
                                 int replica, int replicas, double xi, double yi, double zi,
                                 double& ax, double& ay, double& az, double& phi) {
+    using Shared = WalkShared<Order, Far>;
     if (lane < count) {
-        const double* src = &a.multipole[sh.cells[lane]].mass; // mass, com[3], w[...]
+        const tree::Multipole& mp = a.multipole[sh.cells[lane]];
+        sh.cell_head[0][lane] = mp.mass;
 #pragma unroll
-        for (int v = 0; v < WalkShared<Order>::values; ++v)
-            sh.cell_data[v][lane] = src[v];
+        for (int d = 0; d < 3; ++d)
+            sh.cell_head[d + 1][lane] = mp.com[d];
+#pragma unroll
+        for (int v = 0; v < Shared::weights; ++v)
+            sh.cell_w[v][lane] = static_cast<Far>(mp.w[v]);
     }
     __syncwarp();
-    for (int j = replica; j < count; j += replicas)
-        tree::multipole_field<Order>(xi - sh.cell_data[1][j], yi - sh.cell_data[2][j],
-                                     zi - sh.cell_data[3][j], sh.cell_data[0][j],
-                                     &sh.cell_data[4][j], warp, phi, ax, ay, az, a.eps2);
+    if constexpr (std::is_same_v<Far, double>) {
+        for (int j = replica; j < count; j += replicas)
+            tree::multipole_field<Order, double>(xi - sh.cell_head[1][j], yi - sh.cell_head[2][j],
+                                                 zi - sh.cell_head[3][j], sh.cell_head[0][j],
+                                                 &sh.cell_w[0][j], warp, phi, ax, ay, az, a.eps2);
+    } else {
+        Far fx = 0, fy = 0, fz = 0, fphi = 0;
+        for (int j = replica; j < count; j += replicas)
+            tree::multipole_field<Order, Far>(
+                static_cast<Far>(xi - sh.cell_head[1][j]),
+                static_cast<Far>(yi - sh.cell_head[2][j]),
+                static_cast<Far>(zi - sh.cell_head[3][j]), static_cast<Far>(sh.cell_head[0][j]),
+                &sh.cell_w[0][j], warp, fphi, fx, fy, fz, static_cast<Far>(a.eps2));
+        ax += static_cast<double>(fx);
+        ay += static_cast<double>(fy);
+        az += static_cast<double>(fz);
+        phi += static_cast<double>(fphi);
+    }
     __syncwarp();
 }
 
 // Evaluates every body of leaves[0, count): the inclusive prefix sum of their body counts
 // maps each of 32 staging slots to a (leaf, body) pair, so a chunk of 32 bodies is loaded at
 // once, whatever the leaves' sizes.
-template <int Order>
-__device__ void eval_leaf_list(const WalkArgs& a, WalkShared<Order>& sh, int count, int lane,
+template <int Order, class Far>
+__device__ void eval_leaf_list(const WalkArgs& a, WalkShared<Order, Far>& sh, int count, int lane,
                                int replica, int replicas, double xi, double yi, double zi,
                                double& ax, double& ay, double& az, double& phi) {
     // Inclusive scan of the counts (count <= list_capacity, in chunks of 32 lanes).
@@ -437,16 +460,16 @@ template <int Order> constexpr int walk_min_blocks() {
 // (32 / S)-th entry, then a butterfly sum over the lanes of a target. Buckets hold fewer than
 // 32 bodies (16 by default), so this keeps every lane busy; the summation order is fixed, so
 // the result does not depend on scheduling (deterministic).
-template <int Order>
+template <int Order, class Far>
 __global__ void __launch_bounds__(walk_warps* warp, walk_min_blocks<Order>())
     walk_tree(WalkArgs a) {
-    __shared__ WalkShared<Order> shared[walk_warps];
+    __shared__ WalkShared<Order, Far> shared[walk_warps];
     const int lane = static_cast<int>(threadIdx.x) % warp;
     const int w = static_cast<int>(threadIdx.x) / warp;
     const int warp_id = static_cast<int>(blockIdx.x) * walk_warps + w;
     const int warp_total = static_cast<int>(gridDim.x) * walk_warps;
     std::int32_t* stack = a.stacks + static_cast<std::size_t>(warp_id) * stack_capacity;
-    WalkShared<Order>& sh = shared[w];
+    WalkShared<Order, Far>& sh = shared[w];
     const unsigned below = (1u << lane) - 1u;
     unsigned long long body_count = 0, cell_count = 0, batches = 0;
 
@@ -512,8 +535,8 @@ __global__ void __launch_bounds__(walk_warps* warp, walk_min_blocks<Order>())
                 __syncwarp();
                 if (nc >= warp) {
                     // Evaluate the first 32 entries, keep the rest (fewer than 32) for later.
-                    eval_cell_chunk<Order>(a, sh, warp, lane, replica, replicas, xi, yi, zi, ax, ay,
-                                           az, phi);
+                    eval_cell_chunk<Order, Far>(a, sh, warp, lane, replica, replicas, xi, yi, zi,
+                                                ax, ay, az, phi);
                     const std::int32_t rest = lane + warp < nc ? sh.cells[lane + warp] : 0;
                     __syncwarp();
                     if (lane + warp < nc) sh.cells[lane] = rest;
@@ -522,18 +545,18 @@ __global__ void __launch_bounds__(walk_warps* warp, walk_min_blocks<Order>())
                     __syncwarp();
                 }
                 if (nl >= list_capacity - warp) {
-                    eval_leaf_list<Order>(a, sh, nl, lane, replica, replicas, xi, yi, zi, ax, ay,
-                                          az, phi);
+                    eval_leaf_list<Order, Far>(a, sh, nl, lane, replica, replicas, xi, yi, zi, ax,
+                                               ay, az, phi);
                     nl = 0;
                 }
             }
             if (nc > 0)
-                eval_cell_chunk<Order>(a, sh, nc, lane, replica, replicas, xi, yi, zi, ax, ay, az,
-                                       phi);
+                eval_cell_chunk<Order, Far>(a, sh, nc, lane, replica, replicas, xi, yi, zi, ax, ay,
+                                            az, phi);
             cells_seen += static_cast<unsigned long long>(nc);
             if (nl > 0)
-                eval_leaf_list<Order>(a, sh, nl, lane, replica, replicas, xi, yi, zi, ax, ay, az,
-                                      phi);
+                eval_leaf_list<Order, Far>(a, sh, nl, lane, replica, replicas, xi, yi, zi, ax, ay,
+                                           az, phi);
             // Sum the replicas of each target (lanes t, t + S, t + 2S, ...).
             for (int o = slots; o < warp; o *= 2) {
                 ax += __shfl_xor_sync(full_mask, ax, o);
@@ -568,6 +591,33 @@ __global__ void __launch_bounds__(walk_warps* warp, walk_min_blocks<Order>())
     }
 }
 
+// The walk kernel of a multipole order and precision.
+using WalkKernel = void (*)(WalkArgs);
+WalkKernel walk_kernel(int order, bool mixed) {
+    if (mixed) {
+        switch (order) {
+        case 1:
+            return walk_tree<1, float>;
+        case 2:
+            return walk_tree<2, float>;
+        case 3:
+            return walk_tree<3, float>;
+        default:
+            return walk_tree<4, float>;
+        }
+    }
+    switch (order) {
+    case 1:
+        return walk_tree<1, double>;
+    case 2:
+        return walk_tree<2, double>;
+    case 3:
+        return walk_tree<3, double>;
+    default:
+        return walk_tree<4, double>;
+    }
+}
+
 __global__ void scatter(const std::int32_t* __restrict__ order, std::size_t n, double G,
                         const double* __restrict__ ax, const double* __restrict__ ay,
                         const double* __restrict__ az, const double* __restrict__ phi, double* acc,
@@ -586,6 +636,7 @@ __global__ void scatter(const std::int32_t* __restrict__ order, std::size_t n, d
 struct TreeEngine::State {
     double G = 0, eps2 = 0, inv_theta2 = 0;
     int order = 4, bucket_size = 16;
+    bool mixed = false; // float far field (gravity.gpu_precision = "mixed")
     int walk_blocks = 0;
     DeviceBuffer<double> pos, mass, acc, pot, x, y, z, m, ax, ay, az, phi;
     DeviceBuffer<Body> body;
@@ -607,11 +658,17 @@ struct TreeEngine::State {
     TreeCounts counts;
 
     void ensure_temp(std::size_t bytes) { temp.reserve(bytes); }
-    void build(std::size_t n);
+    cudaStream_t copy_stream = nullptr; // the mass upload, overlapping the key sort
+    cudaEvent_t mass_ready = nullptr;
+    ~State() {
+        if (mass_ready) cudaEventDestroy(mass_ready);
+        if (copy_stream) cudaStreamDestroy(copy_stream);
+    }
+    void build(std::size_t n, const double* host_mass);
     void walk_and_scatter(std::size_t n);
 };
 
-void TreeEngine::State::build(std::size_t n) {
+void TreeEngine::State::build(std::size_t n, const double* host_mass) {
     const auto ni = static_cast<std::int32_t>(n);
     // Bounding box.
     const unsigned partials = std::min(blocks_for(n), 1024u);
@@ -635,6 +692,12 @@ void TreeEngine::State::build(std::size_t n) {
     for (auto* v : {&x, &y, &z, &m, &ax, &ay, &az, &phi})
         v->reserve(n);
     body.reserve(n);
+    // The masses are first needed here: their upload (host-blocking for pageable memory) runs
+    // on its own stream while the device sorts the keys queued above.
+    RUBBLE_CUDA_CHECK(cudaMemcpyAsync(mass.get(), host_mass, n * sizeof(double),
+                                      cudaMemcpyHostToDevice, copy_stream));
+    RUBBLE_CUDA_CHECK(cudaEventRecord(mass_ready, copy_stream));
+    RUBBLE_CUDA_CHECK(cudaStreamWaitEvent(nullptr, mass_ready, 0));
     gather_sorted<<<blocks_for(n), block>>>(pos.get(), mass.get(), order_sorted.get(), n, x.get(),
                                             y.get(), z.get(), m.get(), body.get());
 
@@ -745,10 +808,7 @@ void TreeEngine::State::walk_and_scatter(std::size_t n) {
         int device = 0, sms = 0, per_sm = 0;
         RUBBLE_CUDA_CHECK(cudaGetDevice(&device));
         RUBBLE_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        const void* kernel = order == 1   ? reinterpret_cast<const void*>(walk_tree<1>)
-                             : order == 2 ? reinterpret_cast<const void*>(walk_tree<2>)
-                             : order == 3 ? reinterpret_cast<const void*>(walk_tree<3>)
-                                          : reinterpret_cast<const void*>(walk_tree<4>);
+        const void* kernel = reinterpret_cast<const void*>(walk_kernel(order, mixed));
         RUBBLE_CUDA_CHECK(
             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, walk_warps * warp, 0));
         walk_blocks = sms * std::max(per_sm, 1);
@@ -775,28 +835,19 @@ void TreeEngine::State::walk_and_scatter(std::size_t n) {
                         overflow.get()};
     const unsigned blocks = static_cast<unsigned>(walk_blocks);
     const unsigned threads = walk_warps * warp;
-    switch (order) {
-    case 1:
-        walk_tree<1><<<blocks, threads>>>(args);
-        break;
-    case 2:
-        walk_tree<2><<<blocks, threads>>>(args);
-        break;
-    case 3:
-        walk_tree<3><<<blocks, threads>>>(args);
-        break;
-    default:
-        walk_tree<4><<<blocks, threads>>>(args);
-        break;
-    }
+    walk_kernel(order, mixed)<<<blocks, threads>>>(args);
     RUBBLE_CUDA_CHECK(cudaGetLastError());
     scatter<<<blocks_for(n), block>>>(order_sorted.get(), n, G, ax.get(), ay.get(), az.get(),
                                       phi.get(), acc.get(), pot.get());
     RUBBLE_CUDA_CHECK(cudaGetLastError());
 }
 
-TreeEngine::TreeEngine(double G, double softening, double theta, int order, int bucket_size)
+TreeEngine::TreeEngine(double G, double softening, double theta, int order, int bucket_size,
+                       bool mixed)
     : s_(std::make_unique<State>()) {
+    s_->mixed = mixed;
+    RUBBLE_CUDA_CHECK(cudaStreamCreateWithFlags(&s_->copy_stream, cudaStreamNonBlocking));
+    RUBBLE_CUDA_CHECK(cudaEventCreateWithFlags(&s_->mass_ready, cudaEventDisableTiming));
     if (!(theta > 0.0 && theta < 1.0)) throw std::invalid_argument("gpu-tree: theta in (0, 1)");
     if (order < 1 || order > tree::max_multipole_order)
         throw std::invalid_argument("gpu-tree: multipole order in [1, 4]");
@@ -822,9 +873,8 @@ void TreeEngine::compute(const HostArrays& a) {
     s.timer.record(0);
     RUBBLE_CUDA_CHECK(
         cudaMemcpy(s.pos.get(), a.pos, 3 * n * sizeof(double), cudaMemcpyHostToDevice));
-    RUBBLE_CUDA_CHECK(cudaMemcpy(s.mass.get(), a.mass, n * sizeof(double), cudaMemcpyHostToDevice));
     s.timer.record(1);
-    s.build(n);
+    s.build(n, a.mass);
     s.timer.record(2);
     s.walk_and_scatter(n);
     s.timer.record(3);

@@ -98,6 +98,11 @@ std::vector<ParamSpec> make_specs() {
                   false,
                   {}},
         integer("gravity.bucket_size", "16", "Bodies per tree leaf", 1),
+        text("gravity.gpu_precision", "\"double\"",
+             "gpu-tree arithmetic: double = double precision throughout; mixed = multipole "
+             "(far-field) terms in single precision from double offsets, body-body terms and "
+             "sums in double (docs/gpu.md)",
+             {"double", "mixed"}),
         integer("gravity.check_samples", "0",
                 "Check the gravity backend against direct summation on this many random bodies "
                 "at the first step and print the error percentiles; 0: no check",

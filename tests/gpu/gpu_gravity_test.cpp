@@ -192,3 +192,21 @@ TEST(GpuGravity, AskingForAGpuWithoutOneIsAnInputError) {
     c.backend = gravity::Backend::automatic;
     EXPECT_EQ(gravity::make_gravity_solver(c, 100000)->name(), "tree");
 }
+
+// Mixed precision: the multipole terms in float (unit roundoff u = 6e-8) from double offsets,
+// summed in float over chunks of at most 32 nodes and then in double. Each body's far field
+// then carries a relative error of order 32 u ~ 2e-6 at most; the near field is exact as in
+// double. The tree's own error (median ~1e-4 for quadrupoles at theta = 0.5) must not change.
+TEST(GpuTree, MixedPrecisionChangesTheFieldFarLessThanTheTreeError) {
+    RUBBLE_REQUIRE_GPU();
+    const Bodies b = test::plummer_sphere(20000, 9);
+    const auto exact = exact_field(b);
+    for (int order : {2, 4}) {
+        gpu::GpuTreeGravity dbl(1.0, 0.0, 0.5, order, 16), mixed(1.0, 0.0, 0.5, order, 16, true);
+        const Field fd = evaluate(dbl, b), fm = evaluate(mixed, b);
+        EXPECT_LT(max_relative_difference(fm, fd), 32 * 0x1p-24) << "order " << order;
+        const Errors ed = errors_against(fd, exact), em = errors_against(fm, exact);
+        EXPECT_NEAR(em.median, ed.median, 0.01 * ed.median + 32 * 0x1p-24) << "order " << order;
+        EXPECT_NEAR(em.p99, ed.p99, 0.01 * ed.p99 + 32 * 0x1p-24) << "order " << order;
+    }
+}

@@ -30,3 +30,12 @@ RUBBLE_HD RUBBLE_INLINE double inverse_sqrt(double x) {
     return 1.0 / std::sqrt(x);
 #endif
 }
+
+/// Single-precision twin (rsqrtf on the device) for the GPU tree's mixed-precision far field.
+RUBBLE_HD RUBBLE_INLINE float inverse_sqrt(float x) {
+#if defined(__CUDA_ARCH__)
+    return rsqrtf(x);
+#else
+    return 1.0f / std::sqrt(x);
+#endif
+}

@@ -31,16 +31,21 @@ private:
 /// (gravity.backend = "gpu-tree").
 class GpuTreeGravity final : public gravity::GravitySolver {
 public:
-    GpuTreeGravity(double G, double softening, double theta, int order, int bucket_size);
+    /// mixed: float far field, double near field and accumulation (docs/gpu.md).
+    GpuTreeGravity(double G, double softening, double theta, int order, int bucket_size,
+                   bool mixed = false);
     ~GpuTreeGravity() override;
     void compute(std::span<const Vec3> pos, std::span<const double> mass, std::span<Vec3> acc,
                  std::span<double> potential) override;
-    [[nodiscard]] std::string name() const override { return "gpu-tree"; }
+    [[nodiscard]] std::string name() const override {
+        return mixed_ ? "gpu-tree (mixed precision)" : "gpu-tree";
+    }
     [[nodiscard]] StageTimes last_times() const;
     [[nodiscard]] TreeCounts last_counts() const;
 
 private:
     std::unique_ptr<TreeEngine> engine_;
+    bool mixed_;
 };
 
 } // namespace rubble::gpu

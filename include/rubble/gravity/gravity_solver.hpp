@@ -28,9 +28,10 @@ enum class Backend {
 inline constexpr std::size_t auto_tree_threshold = 1200;
 
 /// Number of bodies from which `auto` picks gpu-tree when a CUDA GPU is present: where the GPU
-/// tree (build, walk and transfers) beats the CPU tree on the development machines
-/// (docs/gpu.md).
-inline constexpr std::size_t auto_gpu_threshold = 20000;
+/// tree (build, walk and transfers) beats the CPU tree on all 16 cores of the GPU machine,
+/// about 3,500 on an H100 host (docs/gpu.md, BM_GpuTree vs BM_CpuTreeSameMachine); fewer
+/// host cores move it lower.
+inline constexpr std::size_t auto_gpu_threshold = 5000;
 
 struct GravityConfig {
     Backend backend = Backend::automatic;
@@ -39,6 +40,7 @@ struct GravityConfig {
     double theta = 0.5;      ///< opening angle: node size / distance below which a node is used
     int multipole_order = 4; ///< 1 monopole, 2 quadrupole, 3 octupole, 4 hexadecapole
     int bucket_size = 16;    ///< bodies per tree leaf
+    bool gpu_mixed_precision = false; ///< gpu-tree: float far field, double near field
 };
 
 class GravitySolver {

@@ -90,31 +90,29 @@ RUBBLE_HD inline void RawMoments::add(double mass, double dx, double dy, double 
 namespace detail {
 // Adds monomial K of degree N (weight w[K * stride]) to S_N and its gradient; unrolled at
 // compile time so the exponents are constants.
-template <int N, int K = 0>
-RUBBLE_HD RUBBLE_INLINE void add_terms(const double* px, const double* py, const double* pz,
-                                       const double* w, std::size_t stride, double& s, double& gx,
-                                       double& gy, double& gz) {
+template <int N, int K = 0, class T>
+RUBBLE_HD RUBBLE_INLINE void add_terms(const T* px, const T* py, const T* pz, const T* w,
+                                       std::size_t stride, T& s, T& gx, T& gy, T& gz) {
     if constexpr (K < monomial_count(N)) {
         constexpr Exponents e = monomial(N, K);
-        const double wk = w[static_cast<std::size_t>(K) * stride];
+        const T wk = w[static_cast<std::size_t>(K) * stride];
         s += wk * px[e.a] * py[e.b] * pz[e.c];
-        if constexpr (e.a > 0) gx += (e.a * wk) * px[e.a - 1] * py[e.b] * pz[e.c];
-        if constexpr (e.b > 0) gy += (e.b * wk) * px[e.a] * py[e.b - 1] * pz[e.c];
-        if constexpr (e.c > 0) gz += (e.c * wk) * px[e.a] * py[e.b] * pz[e.c - 1];
+        if constexpr (e.a > 0) gx += (T(e.a) * wk) * px[e.a - 1] * py[e.b] * pz[e.c];
+        if constexpr (e.b > 0) gy += (T(e.b) * wk) * px[e.a] * py[e.b - 1] * pz[e.c];
+        if constexpr (e.c > 0) gz += (T(e.c) * wk) * px[e.a] * py[e.b] * pz[e.c - 1];
         add_terms<N, K + 1>(px, py, pz, w, stride, s, gx, gy, gz);
     }
 }
 
-template <int N>
-RUBBLE_HD RUBBLE_INLINE void add_order(const double* px, const double* py, const double* pz,
-                                       const double* w, std::size_t stride, double inv_pow,
-                                       double inv2, double rx, double ry, double rz, double& phi,
-                                       double& ax, double& ay, double& az) {
-    double s = 0.0, gx = 0.0, gy = 0.0, gz = 0.0;
+template <int N, class T>
+RUBBLE_HD RUBBLE_INLINE void add_order(const T* px, const T* py, const T* pz, const T* w,
+                                       std::size_t stride, T inv_pow, T inv2, T rx, T ry, T rz,
+                                       T& phi, T& ax, T& ay, T& az) {
+    T s = 0, gx = 0, gy = 0, gz = 0;
     add_terms<N>(px, py, pz, w + static_cast<std::size_t>(weight_offset(N)) * stride, stride, s, gx,
                  gy, gz);
     phi -= s * inv_pow;
-    const double radial = (2 * N + 1) * s * inv_pow * inv2;
+    const T radial = T(2 * N + 1) * s * inv_pow * inv2;
     ax += gx * inv_pow - radial * rx;
     ay += gy * inv_pow - radial * ry;
     az += gz * inv_pow - radial * rz;
@@ -131,24 +129,26 @@ RUBBLE_HD RUBBLE_INLINE void add_order(const double* px, const double* py, const
 /// M r / (r^2 + eps^2)^(3/2), so that a tree with a small theta reproduces the softened direct
 /// sum; the higher orders stay Newtonian (corrections of relative order eps^2 / r^2 to terms
 /// already of order (size / r)^2).
-template <int Order>
-RUBBLE_HD RUBBLE_INLINE void
-multipole_field(double rx, double ry, double rz, double mass, const double* w, std::size_t stride,
-                double& phi, double& ax, double& ay, double& az, double eps2 = 0.0) {
-    const double r2 = rx * rx + ry * ry + rz * rz;
-    const double inv = inverse_sqrt(r2);
-    const double inv2 = inv * inv;
-    const double inv_soft = eps2 > 0.0 ? inverse_sqrt(r2 + eps2) : inv;
+///
+/// T is double everywhere except the GPU tree's mixed-precision far field (float).
+template <int Order, class T>
+RUBBLE_HD RUBBLE_INLINE void multipole_field(T rx, T ry, T rz, T mass, const T* w,
+                                             std::size_t stride, T& phi, T& ax, T& ay, T& az,
+                                             T eps2 = 0) {
+    const T r2 = rx * rx + ry * ry + rz * rz;
+    const T inv = inverse_sqrt(r2);
+    const T inv2 = inv * inv;
+    const T inv_soft = eps2 > T(0) ? inverse_sqrt(r2 + eps2) : inv;
     phi -= mass * inv_soft;
-    const double f = mass * inv_soft * inv_soft * inv_soft;
+    const T f = mass * inv_soft * inv_soft * inv_soft;
     ax -= f * rx;
     ay -= f * ry;
     az -= f * rz;
     if constexpr (Order >= 2) {
-        const double px[5] = {1, rx, rx * rx, rx * rx * rx, rx * rx * rx * rx};
-        const double py[5] = {1, ry, ry * ry, ry * ry * ry, ry * ry * ry * ry};
-        const double pz[5] = {1, rz, rz * rz, rz * rz * rz, rz * rz * rz * rz};
-        double inv_pow = inv2 * inv2 * inv; // r^-5
+        const T px[5] = {1, rx, rx * rx, rx * rx * rx, rx * rx * rx * rx};
+        const T py[5] = {1, ry, ry * ry, ry * ry * ry, ry * ry * ry * ry};
+        const T pz[5] = {1, rz, rz * rz, rz * rz * rz, rz * rz * rz * rz};
+        T inv_pow = inv2 * inv2 * inv; // r^-5
         detail::add_order<2>(px, py, pz, w, stride, inv_pow, inv2, rx, ry, rz, phi, ax, ay, az);
         if constexpr (Order >= 3) {
             inv_pow *= inv2;

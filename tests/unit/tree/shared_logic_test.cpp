@@ -99,3 +99,30 @@ TEST(WalkCriteria, BoxDistanceAndAcceptance) {
     EXPECT_FALSE(tree::accepts_node(lo, hi, 10, 20, 30, 40, face, 4.1));
     EXPECT_FALSE(tree::accepts_node(lo, hi, 10, 20, 0, 40, face, 0.1));
 }
+
+// The float instantiation (the GPU's mixed precision) against the double one: each term is
+// rounded to float (u = 2^-24), so the field agrees to a few tens of u.
+TEST(MultipoleField, FloatEvaluationAgreesWithDoubleToSinglePrecision) {
+    ic::Rng rng(7);
+    tree::Multipole mp;
+    mp.mass = 2.0;
+    for (double& w : mp.w)
+        w = rng.uniform(-0.1, 0.1);
+    float wf[tree::weight_count];
+    for (int k = 0; k < tree::weight_count; ++k)
+        wf[k] = static_cast<float>(mp.w[k]);
+    for (int i = 0; i < 100; ++i) {
+        const Vec3 r = (2.0 + 3.0 * rng.uniform()) * rng.unit_vector();
+        double pd = 0, ad[3] = {0, 0, 0};
+        float pf = 0, af[3] = {0, 0, 0};
+        tree::multipole_field<4, double>(r.x(), r.y(), r.z(), mp.mass, mp.w, 1, pd, ad[0], ad[1],
+                                         ad[2]);
+        tree::multipole_field<4, float>(static_cast<float>(r.x()), static_cast<float>(r.y()),
+                                        static_cast<float>(r.z()), 2.0f, wf, 1, pf, af[0], af[1],
+                                        af[2]);
+        const double a_norm = std::sqrt(ad[0] * ad[0] + ad[1] * ad[1] + ad[2] * ad[2]);
+        EXPECT_NEAR(pf, pd, 64 * 0x1p-24 * std::abs(pd));
+        for (int d = 0; d < 3; ++d)
+            EXPECT_NEAR(af[d], ad[d], 64 * 0x1p-24 * a_norm);
+    }
+}
