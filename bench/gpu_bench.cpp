@@ -10,6 +10,7 @@
 #include <map>
 #include <vector>
 
+#include "rubble/gpu/device_info.hpp"
 #include "rubble/gpu/gpu_gravity.hpp"
 #include "rubble/gpu/gpu_solvers.hpp"
 #include "rubble/gravity/direct_gravity.hpp"
@@ -72,8 +73,12 @@ void BM_GpuTree(benchmark::State& state) {
     const int order = static_cast<int>(state.range(2));
     const int bucket = static_cast<int>(state.range(3));
     const bool mixed = state.range(4) == 1;
+    const Cloud& c = cloud(plummer, n);
+    const std::size_t before = gpu::device_bytes_in_use();
     gpu::GpuTreeGravity g(1.0, 0.0, 0.5, order, bucket, mixed);
-    run(state, g, cloud(plummer, n));
+    run(state, g, c);
+    state.counters["device_bytes_per_body"] =
+        static_cast<double>(gpu::device_bytes_in_use() - before) / static_cast<double>(n);
     const gpu::StageTimes t = g.last_times();
     const gpu::TreeCounts k = g.last_counts();
     state.counters["s_upload"] = t.upload;

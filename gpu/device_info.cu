@@ -27,4 +27,13 @@ DeviceReport query_devices() {
     return r;
 }
 
+std::size_t device_bytes_in_use() {
+    std::size_t free = 0, total = 0;
+    if (cudaMemGetInfo(&free, &total) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return total - free;
+}
+
 } // namespace rubble::gpu

@@ -8,4 +8,8 @@ DeviceReport query_devices() {
     return {0, "built without CUDA"};
 }
 
+std::size_t device_bytes_in_use() {
+    return 0;
+}
+
 } // namespace rubble::gpu

@@ -658,17 +658,11 @@ struct TreeEngine::State {
     TreeCounts counts;
 
     void ensure_temp(std::size_t bytes) { temp.reserve(bytes); }
-    cudaStream_t copy_stream = nullptr; // the mass upload, overlapping the key sort
-    cudaEvent_t mass_ready = nullptr;
-    ~State() {
-        if (mass_ready) cudaEventDestroy(mass_ready);
-        if (copy_stream) cudaStreamDestroy(copy_stream);
-    }
-    void build(std::size_t n, const double* host_mass);
+    void build(std::size_t n);
     void walk_and_scatter(std::size_t n);
 };
 
-void TreeEngine::State::build(std::size_t n, const double* host_mass) {
+void TreeEngine::State::build(std::size_t n) {
     const auto ni = static_cast<std::int32_t>(n);
     // Bounding box.
     const unsigned partials = std::min(blocks_for(n), 1024u);
@@ -692,12 +686,6 @@ void TreeEngine::State::build(std::size_t n, const double* host_mass) {
     for (auto* v : {&x, &y, &z, &m, &ax, &ay, &az, &phi})
         v->reserve(n);
     body.reserve(n);
-    // The masses are first needed here: their upload (host-blocking for pageable memory) runs
-    // on its own stream while the device sorts the keys queued above.
-    RUBBLE_CUDA_CHECK(cudaMemcpyAsync(mass.get(), host_mass, n * sizeof(double),
-                                      cudaMemcpyHostToDevice, copy_stream));
-    RUBBLE_CUDA_CHECK(cudaEventRecord(mass_ready, copy_stream));
-    RUBBLE_CUDA_CHECK(cudaStreamWaitEvent(nullptr, mass_ready, 0));
     gather_sorted<<<blocks_for(n), block>>>(pos.get(), mass.get(), order_sorted.get(), n, x.get(),
                                             y.get(), z.get(), m.get(), body.get());
 
@@ -846,8 +834,6 @@ TreeEngine::TreeEngine(double G, double softening, double theta, int order, int 
                        bool mixed)
     : s_(std::make_unique<State>()) {
     s_->mixed = mixed;
-    RUBBLE_CUDA_CHECK(cudaStreamCreateWithFlags(&s_->copy_stream, cudaStreamNonBlocking));
-    RUBBLE_CUDA_CHECK(cudaEventCreateWithFlags(&s_->mass_ready, cudaEventDisableTiming));
     if (!(theta > 0.0 && theta < 1.0)) throw std::invalid_argument("gpu-tree: theta in (0, 1)");
     if (order < 1 || order > tree::max_multipole_order)
         throw std::invalid_argument("gpu-tree: multipole order in [1, 4]");
@@ -873,8 +859,9 @@ void TreeEngine::compute(const HostArrays& a) {
     s.timer.record(0);
     RUBBLE_CUDA_CHECK(
         cudaMemcpy(s.pos.get(), a.pos, 3 * n * sizeof(double), cudaMemcpyHostToDevice));
+    RUBBLE_CUDA_CHECK(cudaMemcpy(s.mass.get(), a.mass, n * sizeof(double), cudaMemcpyHostToDevice));
     s.timer.record(1);
-    s.build(n, a.mass);
+    s.build(n);
     s.timer.record(2);
     s.walk_and_scatter(n);
     s.timer.record(3);

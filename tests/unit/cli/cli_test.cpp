@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "cli_runner.hpp"
+#include "rubble/gpu/gpu_gravity.hpp"
 #include "rubble/io/run_file.hpp"
 #include "temp_dir.hpp"
 
@@ -145,4 +146,21 @@ TEST(Cli, TimeStepWarningForDenseBodies) {
                                "--integrator.dt", "2000", "--integrator.n_steps", "1"});
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.err.find("warning: integrator.dt = 2000 s exceeds"), std::string::npos) << r.err;
+}
+
+// A GPU backend on a machine without a usable GPU: exit code 2, the key and value named, and
+// no output file (the solver is made before the output is created).
+TEST(Cli, AGpuBackendWithoutAGpuExitsWithCodeTwo) {
+    if (rubble::gpu::gpu_available()) GTEST_SKIP() << "a GPU is present";
+    TempDir dir;
+    const std::string out = dir.file("g.h5");
+    for (const char* backend : {"gpu-tree", "gpu-direct"}) {
+        const auto r = run_rubble(
+            {"run", dir.write("p.toml", small_run(out)), "--quiet", "--gravity.backend", backend});
+        EXPECT_EQ(r.code, 2) << backend;
+        EXPECT_NE(r.err.find(std::string("gravity.backend = \"") + backend + "\""),
+                  std::string::npos)
+            << r.err;
+        EXPECT_FALSE(std::filesystem::exists(out));
+    }
 }
