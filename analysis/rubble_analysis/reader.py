@@ -38,6 +38,24 @@ class Snapshot:
     aggregate: np.ndarray  # (N,) int64, -1 for free bodies
 
 
+COLLISION_FIELDS = ("step", "id", "time", "normal_speed", "tangential_speed", "impact_parameter")
+
+
+@dataclasses.dataclass(frozen=True)
+class CollisionLog:
+    """The /collisions log (docs/output-format.md): one row per resolved collision, in time
+    order; empty when the run was made without output.collision_log."""
+    step: np.ndarray              # (n,) int64
+    id: np.ndarray                # (n, 2) int64, smaller id first
+    time: np.ndarray              # (n,) s, time of contact
+    normal_speed: np.ndarray      # (n,) m/s, approach speed along the line of centres
+    tangential_speed: np.ndarray  # (n,) m/s, sliding speed of the contact points
+    impact_parameter: np.ndarray  # (n,) m
+
+    def __len__(self) -> int:
+        return len(self.time)
+
+
 class Run:
     """An opened rubble output. Use as a context manager or call close()."""
 
@@ -108,6 +126,18 @@ class Run:
     def diagnostics(self) -> dict[str, np.ndarray]:
         """Every diagnostics series (time, step, energies, momenta, ...) as arrays."""
         return {k: v[()] for k, v in self._file["diagnostics"].items()}
+
+    def collisions(self) -> CollisionLog:
+        """The collision log (/collisions) as arrays, in time order."""
+        if "collisions" not in self._file:
+            raise RunFormatError(f"{self.path}: no /collisions group")
+        group = self._file["collisions"]
+        missing = [f for f in COLLISION_FIELDS if f not in group]
+        if missing:
+            raise RunFormatError(f"{self.path}:/collisions: missing {', '.join(missing)}")
+        data = {f: group[f][()] for f in COLLISION_FIELDS}
+        data["id"] = data["id"].reshape(-1, 2)
+        return CollisionLog(**data)
 
 
 def open_run(path: str | Path) -> Run:

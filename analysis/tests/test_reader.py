@@ -76,3 +76,59 @@ def test_quicklook_command_writes_a_png(short_run, tmp_path, capsys):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert main(["quicklook", str(tmp_path / "absent.h5")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+GAS = """
+[integrator]
+dt = 0.05
+n_steps = 20
+[gravity]
+backend = "none"
+[collisions]
+enabled = true
+eps_n = 0.9
+periodic_box = 6.0
+[output]
+file = "{out}"
+snapshot_interval = 0.5
+diagnostics_interval = 0.05
+collision_log = true
+[ic]
+type = "lattice"
+[ic.lattice]
+nx = 6
+ny = 6
+nz = 6
+spacing = 1.0
+radius = 0.4
+[ic.motion]
+v0 = 1.0
+"""
+
+
+def test_reads_the_collision_log_consistently_with_the_diagnostics(tmp_path):
+    from conftest import rubble_binary
+    import subprocess
+
+    out = tmp_path / "gas.h5"
+    params = tmp_path / "gas.toml"
+    params.write_text(GAS.format(out=out))
+    subprocess.run([rubble_binary(), "run", str(params), "--quiet"], check=True,
+                   capture_output=True)
+    with open_run(out) as run:
+        log = run.collisions()
+        diag = run.diagnostics()
+    assert len(log) == diag["collisions_total"][-1] > 50
+    assert log.id.shape == (len(log), 2) and np.all(log.id[:, 0] < log.id[:, 1])
+    assert np.all(np.diff(log.step) >= 0) and np.all(np.diff(log.time) >= 0)
+    # Within a step, contacts are resolved in time order; times lie inside their step.
+    assert np.all((log.time > (log.step - 1) * 0.05 - 1e-12) & (log.time <= log.step * 0.05 + 1e-12))
+    assert np.all(log.normal_speed > 0)
+    # Per-step counts of the log match the diagnostics' per-row counts.
+    counts = np.bincount(log.step, minlength=21)[1:]
+    assert np.array_equal(counts, diag["collisions"][1:].astype(int))
+
+
+def test_a_run_without_the_log_has_an_empty_one(short_run):
+    with open_run(short_run) as run:
+        assert len(run.collisions()) == 0
