@@ -81,6 +81,7 @@ void BM_GpuTree(benchmark::State& state) {
         static_cast<double>(gpu::device_bytes_in_use() - before) / static_cast<double>(n);
     const gpu::StageTimes t = g.last_times();
     const gpu::TreeCounts k = g.last_counts();
+    state.counters["s_host_copy"] = t.host_copy;
     state.counters["s_upload"] = t.upload;
     state.counters["s_build"] = t.build;
     state.counters["s_walk"] = t.walk;

@@ -8,6 +8,11 @@
 
 namespace rubble::gpu {
 
+PinnedBuffer::~PinnedBuffer() = default;
+void PinnedBuffer::reserve(std::size_t) {
+    throw std::runtime_error("rubble was built without CUDA: no page-locked memory");
+}
+
 struct DirectEngine::State {};
 struct TreeEngine::State {};
 

@@ -11,6 +11,7 @@ namespace rubble::gpu {
 
 class DirectEngine;
 class TreeEngine;
+class PinnedBuffer;
 
 /// Tiled O(N^2) summation on the GPU, one thread per body (gravity.backend = "gpu-direct").
 class GpuDirectGravity final : public gravity::GravitySolver {
@@ -45,6 +46,8 @@ public:
 
 private:
     std::unique_ptr<TreeEngine> engine_;
+    std::unique_ptr<PinnedBuffer> in_, out_; // page-locked staging of the transfers
+    double host_copy_ = 0;
     bool mixed_;
 };
 

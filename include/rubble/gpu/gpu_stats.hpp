@@ -9,7 +9,8 @@ namespace rubble::gpu {
 /// Seconds spent by the last evaluation, measured with CUDA events.
 struct StageTimes {
     double upload = 0, build = 0, walk = 0, download = 0;
-    [[nodiscard]] double total() const { return upload + build + walk + download; }
+    double host_copy = 0; ///< s, the caller's arrays to and from page-locked staging (steady clock)
+    [[nodiscard]] double total() const { return host_copy + upload + build + walk + download; }
     [[nodiscard]] double device() const { return build + walk; }
 };
 
