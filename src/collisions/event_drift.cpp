@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "rubble/collisions/merge.hpp"
@@ -48,18 +49,23 @@ std::vector<CollisionRecord> EventDrivenDrift::take_log() {
     return out;
 }
 
-void EventDrivenDrift::push_if_before(const Bodies& b, std::int32_t i, std::int32_t j,
-                                      std::int8_t image, double now, double h) {
-    // Always predicted in the order i < j, so the answer does not depend on who asks.
+std::optional<CollisionEvent> EventDrivenDrift::predict_pair(const Bodies& b, std::int32_t i,
+                                                             std::int32_t j, std::int8_t image,
+                                                             double h) const {
+    // Always predicted in the order i < j, and from the later of the two bodies' own times
+    // (the time of the later one's last collision): the answer does not depend on who asks or
+    // when, so the engine and the brute-force check agree bitwise.
     if (i > j) {
         std::swap(i, j);
         image = opposite_image(image);
     }
     const auto ui = static_cast<std::size_t>(i), uj = static_cast<std::size_t>(j);
+    const double now = std::max(time_[ui], time_[uj]);
     const auto t = predict_contact_at(b.pos[ui], b.vel[ui], time_[ui],
                                       b.pos[uj] + shift_of(image, config_.periodic_box), b.vel[uj],
                                       time_[uj], b.radius[ui] + b.radius[uj], now);
-    if (t && *t <= h) queue_.push(CollisionEvent{*t, i, j, count_[ui], count_[uj], image});
+    if (!t || *t > h) return std::nullopt;
+    return CollisionEvent{*t, i, j, count_[ui], count_[uj], image};
 }
 
 void EventDrivenDrift::predict_initial(const Bodies& b, double h) {
@@ -70,25 +76,44 @@ void EventDrivenDrift::predict_initial(const Bodies& b, double h) {
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t k = 0; k < n; ++k) {
         const CandidatePair& p = pairs[static_cast<std::size_t>(k)];
-        const auto i = static_cast<std::size_t>(p.i), j = static_cast<std::size_t>(p.j);
-        const auto t = predict_contact_at(b.pos[i], b.vel[i], 0.0,
-                                          b.pos[j] + shift_of(p.image, config_.periodic_box),
-                                          b.vel[j], 0.0, b.radius[i] + b.radius[j], 0.0);
-        if (t && *t <= h) {
-            events[static_cast<std::size_t>(k)] = CollisionEvent{*t, p.i, p.j, 0, 0, p.image};
+        const auto e = predict_pair(b, p.i, p.j, p.image, h);
+        if (e) {
+            events[static_cast<std::size_t>(k)] = *e;
             found[static_cast<std::size_t>(k)] = 1;
         }
     }
-    for (std::size_t k = 0; k < events.size(); ++k)
-        if (found[k]) queue_.push(events[k]);
+    // Only each body's earliest event enters the queue (Rapaport 2004, The Art of Molecular
+    // Dynamics Simulation, sec. 14.2): the queue holds O(N) events instead of O(pairs).
+    const LaterEvent later;
+    std::vector<std::int64_t> best(b.size(), -1);
+    for (std::size_t k = 0; k < events.size(); ++k) {
+        if (!found[k]) continue;
+        for (const std::int32_t body : {events[k].i, events[k].j}) {
+            std::int64_t& slot = best[static_cast<std::size_t>(body)];
+            if (slot < 0 || later(events[static_cast<std::size_t>(slot)], events[k]))
+                slot = static_cast<std::int64_t>(k);
+        }
+    }
+    for (std::size_t body = 0; body < best.size(); ++body) {
+        const std::int64_t k = best[body];
+        if (k < 0) continue;
+        const CollisionEvent& e = events[static_cast<std::size_t>(k)];
+        // An event that is both bodies' earliest is queued once, from its first body.
+        if (static_cast<std::int32_t>(body) == e.j && best[static_cast<std::size_t>(e.i)] == k)
+            continue;
+        queue_.push(e);
+    }
 }
 
 void EventDrivenDrift::predict_for(const Bodies& b, std::int32_t i, std::int32_t skip, double h) {
-    const double now = time_[static_cast<std::size_t>(i)];
+    std::optional<CollisionEvent> earliest;
+    const LaterEvent later;
     search_.for_each_neighbour(i, [&](const Neighbour& nb) {
         if (nb.j == skip || !alive_[static_cast<std::size_t>(nb.j)]) return;
-        push_if_before(b, i, nb.j, nb.image, now, h);
+        const auto e = predict_pair(b, i, nb.j, nb.image, h);
+        if (e && (!earliest || later(*earliest, *e))) earliest = e;
     });
+    if (earliest) queue_.push(*earliest);
 }
 
 void EventDrivenDrift::advance(Bodies& b, std::int32_t i, double t) {
@@ -188,12 +213,20 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
     queue_.clear();
     predict_initial(b, h);
 
+    // Invariant (Rapaport 2004, sec. 14.2): each body's queued event is no later than its
+    // next collision. A collision re-predicts its two bodies; an event that comes up stale
+    // because one of its bodies collided meanwhile re-predicts the other one, whose path has
+    // not changed but whose earliest event is gone.
     while (!queue_.empty()) {
         const CollisionEvent e = queue_.top();
         queue_.pop();
         const auto i = static_cast<std::size_t>(e.i), j = static_cast<std::size_t>(e.j);
-        if (count_[i] != e.ci || count_[j] != e.cj || !alive_[i] || !alive_[j]) {
+        const bool i_same = count_[i] == e.ci && alive_[i];
+        const bool j_same = count_[j] == e.cj && alive_[j];
+        if (!i_same || !j_same) {
             ++stats.stale_events;
+            if (i_same) predict_for(b, e.i, -1, h);
+            if (j_same) predict_for(b, e.j, -1, h);
             continue;
         }
         advance(b, e.i, e.time);

@@ -6,14 +6,16 @@
 // (predict.hpp) among the candidate pairs of the tree (candidate_search.hpp), kept in a time-
 // ordered queue (event_queue.hpp) and resolved one at a time in time order (resolve.hpp,
 // merge.hpp). Bodies are advanced lazily: each keeps the time it was last brought to, and only
-// the two bodies of a collision move to its time. After each collision the two are predicted
-// again against their neighbours; events of theirs predicted before are dropped as stale.
+// the two bodies of a collision move to its time. Only each body's earliest event is queued;
+// after each collision the two are predicted again against their neighbours, and an event that
+// comes up stale re-predicts its unchanged body (Rapaport 2004, sec. 14.2).
 // Overlapping pairs found at the start are handled first (overlaps.hpp).
 //
 // Seams for what comes later: the pair prediction and the contact resolution are the only
 // places that assume free spheres (rigid aggregates replace them with a rotating-body
 // prediction and an off-centre resolution); walls are further partners of the same queue.
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "rubble/collisions/candidate_search.hpp"
@@ -63,8 +65,10 @@ public:
 private:
     void predict_initial(const Bodies& b, double h);
     void predict_for(const Bodies& b, std::int32_t i, std::int32_t skip, double h);
-    void push_if_before(const Bodies& b, std::int32_t i, std::int32_t j, std::int8_t image,
-                        double now, double h);
+    /// The pair's contact within the drift, as an event, or nothing.
+    [[nodiscard]] std::optional<CollisionEvent> predict_pair(const Bodies& b, std::int32_t i,
+                                                             std::int32_t j, std::int8_t image,
+                                                             double h) const;
     void advance(Bodies& b, std::int32_t i, double t);
     void collide(Bodies& b, const CollisionEvent& e, double t0, DriftStats& stats);
     void keep_region(const Bodies& b, std::int32_t i, double h);

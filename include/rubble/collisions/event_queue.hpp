@@ -3,8 +3,8 @@
 // The time-ordered queue of predicted collisions, with lazy invalidation: an event remembers
 // how many collisions each of its bodies had when it was predicted, and is stale (skipped when
 // it comes up) if either has collided since (Lubachevsky 1991, J. Comput. Phys. 94, 255).
-// Cheaper than erasing by handle: a collision makes O(neighbours) events stale and they are
-// dropped at O(log n) each when popped, with no bookkeeping on the hot path.
+// Cheaper than erasing by handle: stale events are dropped at O(log n) each when popped, with
+// no bookkeeping on the hot path. The drift queues only each body's earliest event.
 #include <cstdint>
 #include <tuple>
 
