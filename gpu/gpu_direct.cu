@@ -2,7 +2,7 @@
 // gpu-direct: O(N^2) summation, one thread per target, sources staged through shared memory
 // in tiles (Nyland, Harris & Prins 2007, GPU Gems 3 ch. 31), with the body-body kernel that
 // the CPU backends use (pair_kernel.hpp), so only rsqrt and the summation hardware differ.
-#include "device_buffer.cuh"
+#include "device_bodies.cuh"
 #include "device_engines.hpp"
 #include "rubble/gravity/pair_kernel.hpp"
 
@@ -69,7 +69,7 @@ __global__ void __launch_bounds__(direct_block)
 
 struct DirectEngine::State {
     double G = 0, eps2 = 0;
-    DeviceBuffer<double> pos, mass, acc, pot;
+    DeviceBodies bodies;
     DeviceBuffer<Source> src;
     EventTimer timer{4};
     StageTimes times;
@@ -85,31 +85,23 @@ void DirectEngine::compute(const HostArrays& a) {
     const std::size_t n = a.n;
     if (n == 0) return;
     State& s = *s_;
-    s.pos.reserve(3 * n);
-    s.mass.reserve(n);
-    s.acc.reserve(3 * n);
-    s.pot.reserve(n);
     s.src.reserve(n);
     s.timer.record(0);
-    RUBBLE_CUDA_CHECK(
-        cudaMemcpy(s.pos.get(), a.pos, 3 * n * sizeof(double), cudaMemcpyHostToDevice));
-    RUBBLE_CUDA_CHECK(cudaMemcpy(s.mass.get(), a.mass, n * sizeof(double), cudaMemcpyHostToDevice));
+    s.bodies.upload(a);
     s.timer.record(1);
     const auto blocks = static_cast<unsigned>((n + direct_block - 1) / direct_block);
-    pack_sources<<<blocks, direct_block>>>(s.pos.get(), s.mass.get(), n, s.src.get());
+    pack_sources<<<blocks, direct_block>>>(s.bodies.pos.get(), s.bodies.mass.get(), n, s.src.get());
     const std::size_t per_block = static_cast<std::size_t>(direct_targets) * direct_block;
     const auto groups = static_cast<unsigned>((n + per_block - 1) / per_block);
     if (s.eps2 > 0.0)
         direct_field<true><<<groups, direct_block>>>(s.src.get(), static_cast<int>(n), s.eps2, s.G,
-                                                     s.acc.get(), s.pot.get());
+                                                     s.bodies.acc.get(), s.bodies.pot.get());
     else
         direct_field<false><<<groups, direct_block>>>(s.src.get(), static_cast<int>(n), s.eps2, s.G,
-                                                      s.acc.get(), s.pot.get());
+                                                      s.bodies.acc.get(), s.bodies.pot.get());
     RUBBLE_CUDA_CHECK(cudaGetLastError());
     s.timer.record(2);
-    RUBBLE_CUDA_CHECK(
-        cudaMemcpy(a.acc, s.acc.get(), 3 * n * sizeof(double), cudaMemcpyDeviceToHost));
-    RUBBLE_CUDA_CHECK(cudaMemcpy(a.pot, s.pot.get(), n * sizeof(double), cudaMemcpyDeviceToHost));
+    s.bodies.download(a);
     s.timer.record(3);
     s.times = {s.timer.seconds(0), 0.0, s.timer.seconds(1), s.timer.seconds(2)};
 }

@@ -19,7 +19,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "device_buffer.cuh"
+#include "device_bodies.cuh"
 #include "device_engines.hpp"
 #include "rubble/gravity/pair_kernel.hpp"
 #include "rubble/tree/morton.hpp"
@@ -137,15 +137,10 @@ __global__ void make_keys(const double* __restrict__ pos, std::size_t n, const B
 }
 
 __global__ void gather_sorted(const double* __restrict__ pos, const double* __restrict__ mass,
-                              const std::int32_t* __restrict__ order, std::size_t n, double* x,
-                              double* y, double* z, double* m, Body* body) {
+                              const std::int32_t* __restrict__ order, std::size_t n, Body* body) {
     const std::size_t k = blockIdx.x * static_cast<std::size_t>(block) + threadIdx.x;
     if (k >= n) return;
     const auto i = static_cast<std::size_t>(order[k]);
-    x[k] = pos[3 * i];
-    y[k] = pos[3 * i + 1];
-    z[k] = pos[3 * i + 2];
-    m[k] = mass[i];
     body[k] = {pos[3 * i], pos[3 * i + 1], pos[3 * i + 2], mass[i]};
 }
 
@@ -204,10 +199,8 @@ struct IsLeaf {
 
 template <int Order>
 __global__ void summarise_leaves(const std::int32_t* __restrict__ leaves, std::int32_t count,
-                                 const Topo* __restrict__ topo, const double* __restrict__ x,
-                                 const double* __restrict__ y, const double* __restrict__ z,
-                                 const double* __restrict__ m, Summary* summary,
-                                 tree::RawMoments* raw) {
+                                 const Topo* __restrict__ topo, const Body* __restrict__ body,
+                                 Summary* summary, tree::RawMoments* raw) {
     const std::int32_t l = static_cast<std::int32_t>(blockIdx.x * block + threadIdx.x);
     if (l >= count) return;
     const std::int32_t k = leaves[l];
@@ -221,15 +214,16 @@ __global__ void summarise_leaves(const std::int32_t* __restrict__ leaves, std::i
         s.hi[d] = -INFINITY;
     }
     for (std::int32_t i = t.begin; i < t.end; ++i) {
-        const double p[3] = {x[i], y[i], z[i]};
+        const Body bi = body[i];
+        const double p[3] = {bi.x, bi.y, bi.z};
         for (int d = 0; d < 3; ++d) {
             s.lo[d] = fmin(s.lo[d], p[d]);
             s.hi[d] = fmax(s.hi[d], p[d]);
         }
-        mass += m[i];
-        cx += m[i] * p[0];
-        cy += m[i] * p[1];
-        cz += m[i] * p[2];
+        mass += bi.m;
+        cx += bi.m * p[0];
+        cy += bi.m * p[1];
+        cz += bi.m * p[2];
     }
     s.mass = mass;
     s.com[0] = mass > 0 ? cx / mass : 0.5 * (s.lo[0] + s.hi[0]);
@@ -238,14 +232,18 @@ __global__ void summarise_leaves(const std::int32_t* __restrict__ leaves, std::i
     tree::RawMoments r;
     double b2 = 0.0;
     for (std::int32_t i = t.begin; i < t.end; ++i) {
-        const double dx = x[i] - s.com[0], dy = y[i] - s.com[1], dz = z[i] - s.com[2];
+        const Body bi = body[i];
+        const double dx = bi.x - s.com[0], dy = bi.y - s.com[1], dz = bi.z - s.com[2];
         b2 = fmax(b2, dx * dx + dy * dy + dz * dz);
-        if constexpr (Order >= 2) r.add<Order>(m[i], dx, dy, dz);
+        if constexpr (Order >= 2) r.add<Order>(bi.m, dx, dy, dz);
     }
     s.b_max = sqrt(b2);
     summary[k] = s;
     raw[k] = r;
 }
+
+using LeafKernel = void (*)(const std::int32_t*, std::int32_t, const Topo*, const Body*, Summary*,
+                            tree::RawMoments*);
 
 // Internal nodes of one level, whose children (the next level) are done. b_max becomes an
 // upper bound: the smaller of max_c(|com_c - com| + b_max_c) and the distance from com to the
@@ -326,6 +324,15 @@ __global__ void finish_nodes(const Topo* __restrict__ topo, const Summary* __res
 }
 
 // ---- the walk ------------------------------------------------------------------------------
+
+// Inclusive prefix sum of v over the lanes of a full warp (Hillis-Steele with shuffles).
+__device__ int warp_inclusive_sum(int v, int lane) {
+    for (int o = 1; o < warp; o *= 2) {
+        const int u = __shfl_up_sync(full_mask, v, o);
+        if (lane >= o) v += u;
+    }
+    return v;
+}
 
 struct WalkArgs {
     const WalkNode* walk;
@@ -410,12 +417,13 @@ __device__ void eval_leaf_list(const WalkArgs& a, WalkShared<Order, Far>& sh, in
     int carry = 0;
     for (int base = 0; base < count; base += warp) {
         const int e = base + lane;
-        int v = e < count ? a.walk[sh.leaves[e]].end - a.walk[sh.leaves[e]].begin : 0;
-        if (e < count) sh.leaf_begin[e] = a.walk[sh.leaves[e]].begin;
-        for (int o = 1; o < warp; o *= 2) {
-            const int u = __shfl_up_sync(full_mask, v, o);
-            if (lane >= o) v += u;
+        int v = 0;
+        if (e < count) {
+            const WalkNode& leaf = a.walk[sh.leaves[e]];
+            sh.leaf_begin[e] = leaf.begin;
+            v = leaf.end - leaf.begin;
         }
+        v = warp_inclusive_sum(v, lane);
         if (e < count) sh.leaf_end[e] = carry + v;
         carry += __shfl_sync(full_mask, v, warp - 1);
     }
@@ -517,12 +525,8 @@ __global__ void __launch_bounds__(walk_warps* warp, walk_min_blocks<Order>())
                 const unsigned leaf_mask = __ballot_sync(full_mask, open_leaf);
                 if (open_leaf) sh.leaves[nl + __popc(leaf_mask & below)] = node;
                 nl += __popc(leaf_mask);
-                // Inclusive prefix sum of the children to push.
-                int prefix = children;
-                for (int o = 1; o < warp; o *= 2) {
-                    const int v = __shfl_up_sync(full_mask, prefix, o);
-                    if (lane >= o) prefix += v;
-                }
+                // Where each lane's children go on the stack.
+                const int prefix = warp_inclusive_sum(children, lane);
                 const int pushed = __shfl_sync(full_mask, prefix, warp - 1);
                 if (top + pushed > stack_capacity) {
                     if (lane == 0) atomicExch(a.overflow, 1);
@@ -591,31 +595,13 @@ __global__ void __launch_bounds__(walk_warps* warp, walk_min_blocks<Order>())
     }
 }
 
-// The walk kernel of a multipole order and precision.
+// The walk kernel of a multipole order (1..4) and precision.
 using WalkKernel = void (*)(WalkArgs);
 WalkKernel walk_kernel(int order, bool mixed) {
-    if (mixed) {
-        switch (order) {
-        case 1:
-            return walk_tree<1, float>;
-        case 2:
-            return walk_tree<2, float>;
-        case 3:
-            return walk_tree<3, float>;
-        default:
-            return walk_tree<4, float>;
-        }
-    }
-    switch (order) {
-    case 1:
-        return walk_tree<1, double>;
-    case 2:
-        return walk_tree<2, double>;
-    case 3:
-        return walk_tree<3, double>;
-    default:
-        return walk_tree<4, double>;
-    }
+    constexpr WalkKernel kernels[2][tree::max_multipole_order] = {
+        {walk_tree<1, double>, walk_tree<2, double>, walk_tree<3, double>, walk_tree<4, double>},
+        {walk_tree<1, float>, walk_tree<2, float>, walk_tree<3, float>, walk_tree<4, float>}};
+    return kernels[mixed ? 1 : 0][order - 1];
 }
 
 __global__ void scatter(const std::int32_t* __restrict__ order, std::size_t n, double G,
@@ -638,7 +624,8 @@ struct TreeEngine::State {
     int order = 4, bucket_size = 16;
     bool mixed = false; // float far field (gravity.gpu_precision = "mixed")
     int walk_blocks = 0;
-    DeviceBuffer<double> pos, mass, acc, pot, x, y, z, m, ax, ay, az, phi;
+    DeviceBodies bodies;
+    DeviceBuffer<double> ax, ay, az, phi;
     DeviceBuffer<Body> body;
     DeviceBuffer<Box> box_partial, node_box;
     DeviceBuffer<std::uint64_t> keys, keys_sorted;
@@ -667,14 +654,15 @@ void TreeEngine::State::build(std::size_t n) {
     // Bounding box.
     const unsigned partials = std::min(blocks_for(n), 1024u);
     box_partial.reserve(partials);
-    box_partials<<<partials, block>>>(pos.get(), n, box_partial.get());
+    box_partials<<<partials, block>>>(bodies.pos.get(), n, box_partial.get());
     box_final<<<1, block>>>(box_partial.get(), static_cast<int>(partials));
     // Keys, stable sort (equal keys keep index order, as the CPU's (key, index) sort).
     keys.reserve(n);
     keys_sorted.reserve(n);
     index.reserve(n);
     order_sorted.reserve(n);
-    make_keys<<<blocks_for(n), block>>>(pos.get(), n, box_partial.get(), keys.get(), index.get());
+    make_keys<<<blocks_for(n), block>>>(bodies.pos.get(), n, box_partial.get(), keys.get(),
+                                        index.get());
     std::size_t temp_bytes = 0;
     RUBBLE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys.get(),
                                                       keys_sorted.get(), index.get(),
@@ -683,11 +671,11 @@ void TreeEngine::State::build(std::size_t n) {
     RUBBLE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp.get(), temp_bytes, keys.get(),
                                                       keys_sorted.get(), index.get(),
                                                       order_sorted.get(), ni, 0, 63));
-    for (auto* v : {&x, &y, &z, &m, &ax, &ay, &az, &phi})
+    for (auto* v : {&ax, &ay, &az, &phi})
         v->reserve(n);
     body.reserve(n);
-    gather_sorted<<<blocks_for(n), block>>>(pos.get(), mass.get(), order_sorted.get(), n, x.get(),
-                                            y.get(), z.get(), m.get(), body.get());
+    gather_sorted<<<blocks_for(n), block>>>(bodies.pos.get(), bodies.mass.get(), order_sorted.get(),
+                                            n, body.get());
 
     // Top-down build: a frontier of nodes per pass; counts come back to size the next pass.
     // Every internal node has two children or more, so there are fewer than 2n nodes.
@@ -749,28 +737,10 @@ void TreeEngine::State::build(std::size_t n) {
     summary.reserve(nodes);
     raw.reserve(nodes);
     const unsigned leaf_blocks = blocks_for(static_cast<std::size_t>(leaf_count));
-    switch (order) {
-    case 1:
-        summarise_leaves<1><<<leaf_blocks, block>>>(leaves.get(), leaf_count, topo.get(), x.get(),
-                                                    y.get(), z.get(), m.get(), summary.get(),
-                                                    raw.get());
-        break;
-    case 2:
-        summarise_leaves<2><<<leaf_blocks, block>>>(leaves.get(), leaf_count, topo.get(), x.get(),
-                                                    y.get(), z.get(), m.get(), summary.get(),
-                                                    raw.get());
-        break;
-    case 3:
-        summarise_leaves<3><<<leaf_blocks, block>>>(leaves.get(), leaf_count, topo.get(), x.get(),
-                                                    y.get(), z.get(), m.get(), summary.get(),
-                                                    raw.get());
-        break;
-    default:
-        summarise_leaves<4><<<leaf_blocks, block>>>(leaves.get(), leaf_count, topo.get(), x.get(),
-                                                    y.get(), z.get(), m.get(), summary.get(),
-                                                    raw.get());
-        break;
-    }
+    constexpr LeafKernel leaf_kernels[tree::max_multipole_order] = {
+        summarise_leaves<1>, summarise_leaves<2>, summarise_leaves<3>, summarise_leaves<4>};
+    leaf_kernels[order - 1]<<<leaf_blocks, block>>>(leaves.get(), leaf_count, topo.get(),
+                                                    body.get(), summary.get(), raw.get());
     const auto depth = static_cast<int>(level_begin.size()) - 1;
     for (int d = depth - 1; d >= 0; --d) {
         const std::int32_t k0 = level_begin[static_cast<std::size_t>(d)];
@@ -826,7 +796,7 @@ void TreeEngine::State::walk_and_scatter(std::size_t n) {
     walk_kernel(order, mixed)<<<blocks, threads>>>(args);
     RUBBLE_CUDA_CHECK(cudaGetLastError());
     scatter<<<blocks_for(n), block>>>(order_sorted.get(), n, G, ax.get(), ay.get(), az.get(),
-                                      phi.get(), acc.get(), pot.get());
+                                      phi.get(), bodies.acc.get(), bodies.pot.get());
     RUBBLE_CUDA_CHECK(cudaGetLastError());
 }
 
@@ -852,22 +822,14 @@ void TreeEngine::compute(const HostArrays& a) {
     if (n > static_cast<std::size_t>(INT32_MAX / 2))
         throw std::invalid_argument("gpu-tree: at most 2^30 bodies");
     State& s = *s_;
-    s.pos.reserve(3 * n);
-    s.mass.reserve(n);
-    s.acc.reserve(3 * n);
-    s.pot.reserve(n);
     s.timer.record(0);
-    RUBBLE_CUDA_CHECK(
-        cudaMemcpy(s.pos.get(), a.pos, 3 * n * sizeof(double), cudaMemcpyHostToDevice));
-    RUBBLE_CUDA_CHECK(cudaMemcpy(s.mass.get(), a.mass, n * sizeof(double), cudaMemcpyHostToDevice));
+    s.bodies.upload(a);
     s.timer.record(1);
     s.build(n);
     s.timer.record(2);
     s.walk_and_scatter(n);
     s.timer.record(3);
-    RUBBLE_CUDA_CHECK(
-        cudaMemcpy(a.acc, s.acc.get(), 3 * n * sizeof(double), cudaMemcpyDeviceToHost));
-    RUBBLE_CUDA_CHECK(cudaMemcpy(a.pot, s.pot.get(), n * sizeof(double), cudaMemcpyDeviceToHost));
+    s.bodies.download(a);
     s.timer.record(4);
     s.times = {s.timer.seconds(0), s.timer.seconds(1), s.timer.seconds(2), s.timer.seconds(3)};
     int overflow = 0;
