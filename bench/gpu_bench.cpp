@@ -133,7 +133,7 @@ BENCHMARK(BM_GpuDirect)->Apply(up_to_a_million);
 // prefer the GPU.
 void BM_CpuTreeSameMachine(benchmark::State& state) {
     const auto n = static_cast<std::size_t>(state.range(0));
-    gravity::TreeGravity g(1.0, 0.0, 0.5, 2, 16);
+    gravity::TreeGravity g(1.0, 0.0, 0.5, 2, 16, 64);
     run(state, g, cloud(false, n));
 }
 BENCHMARK(BM_CpuTreeSameMachine)->Apply(up_to_a_million);

@@ -63,7 +63,8 @@ void BM_TreeGravity(benchmark::State& state) {
     for (std::int64_t i = 0; i < n; ++i)
         b.add_sphere(i, 1.0, 1.0, rng.in_ball(radius), Vec3::Zero(), Vec3::Zero());
     gravity::TreeGravity g(G_SI, 0.0, static_cast<double>(state.range(1)) / 100.0,
-                           static_cast<int>(state.range(2)), static_cast<int>(state.range(3)));
+                           static_cast<int>(state.range(2)), static_cast<int>(state.range(3)),
+                           static_cast<int>(state.range(4)));
     std::vector<Vec3> acc(b.size());
     std::vector<double> pot(b.size());
     for (auto _ : state) {
@@ -80,12 +81,11 @@ void BM_TreeGravity(benchmark::State& state) {
         8.0 * 8 + 4 + 8;
 }
 BENCHMARK(BM_TreeGravity)
-    ->ArgNames({"N", "theta100", "order", "bucket"})
-    ->ArgsProduct({{500, 1000, 2000, 4000, 10000, 100000, 1000000}, {30, 50, 70}, {2, 4}, {16}})
-    // Octupole at theta = 0.6: twice REBOUND's quadrupole accuracy at theta = 0.5 (docs/tree.md).
-    ->Args({10000, 60, 3, 16})
-    ->Args({100000, 60, 3, 16})
-    ->Args({1000000, 60, 3, 16})
+    ->ArgNames({"N", "theta100", "order", "bucket", "group"})
+    ->ArgsProduct(
+        {{500, 1000, 2000, 4000, 10000, 100000, 1000000}, {30, 50, 70}, {2, 4}, {16}, {64}})
+    // Walk per leaf (group = bucket) and larger groups, for the choice of the default.
+    ->ArgsProduct({{10000, 100000, 1000000}, {50}, {2}, {16}, {16, 32, 128, 256}})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

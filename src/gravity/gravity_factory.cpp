@@ -21,7 +21,8 @@ std::unique_ptr<GravitySolver> make_gravity_solver(const GravityConfig& config,
         return std::make_unique<DirectGravity>(config.G, config.softening);
     case Backend::tree:
         return std::make_unique<TreeGravity>(config.G, config.softening, config.theta,
-                                             config.multipole_order, config.bucket_size);
+                                             config.multipole_order, config.bucket_size,
+                                             config.group_size);
     case Backend::none:
         return std::make_unique<NoGravity>();
     case Backend::gpu_direct:

@@ -12,9 +12,9 @@
 namespace rubble::gravity {
 namespace {
 
-// Interaction lists of one bucket, as columns so the loops over them vectorise: bodies
+// Interaction lists of one group, as columns so the loops over them vectorise: bodies
 // (x, y, z, m) and accepted nodes (centre of mass, mass, then weight k at w[k * stride]).
-// Measured faster than looping over sources outside and the bucket inside (docs/tree.md).
+// Measured faster than looping over sources outside and the group inside (docs/tree.md).
 struct Lists {
     std::vector<double> x, y, z, m;
     std::vector<std::int32_t> cells;
@@ -49,7 +49,7 @@ struct Lists {
     }
 };
 
-void build_lists(const tree::Octree& t, const std::vector<WalkNode>& walk, const tree::Node& bucket,
+void build_lists(const tree::Octree& t, const std::vector<WalkNode>& walk, const tree::Node& group,
                  Lists& lists) {
     std::int32_t stack[8 * tree::morton_levels + 8];
     int top = 0;
@@ -57,7 +57,7 @@ void build_lists(const tree::Octree& t, const std::vector<WalkNode>& walk, const
     while (top > 0) {
         const std::int32_t k = stack[--top];
         const WalkNode& node = walk[static_cast<std::size_t>(k)];
-        if (tree::accepts_node(bucket.lo, bucket.hi, bucket.begin, bucket.end, node.begin, node.end,
+        if (tree::accepts_node(group.lo, group.hi, group.begin, group.end, node.begin, node.end,
                                node.com, node.open2)) {
             lists.cells.push_back(k);
         } else if (node.child_count == 0) {
@@ -75,25 +75,62 @@ void build_lists(const tree::Octree& t, const std::vector<WalkNode>& walk, const
     }
 }
 
-// Field of the bucket's interaction lists at every body of the bucket. Each body sums its
-// sources in list order, whatever thread handles the bucket: deterministic.
-template <int Order>
-RUBBLE_INLINE void bucket_field(const tree::Octree& t, const tree::Node& bucket, const Lists& lists,
-                                double eps2, double* ax_out, double* ay_out, double* az_out,
-                                double* phi_out) {
+// Field of the group's interaction lists at every body of the group. Each body sums its
+// sources in list order, whatever thread handles the group: deterministic. Unsoftened
+// (eps2 = 0, the usual case with hard-sphere collisions) is compiled separately, so the
+// node loop does not evaluate a second, softened inverse square root it would then discard.
+template <int Order, bool Softened>
+RUBBLE_INLINE void group_field(const tree::Octree& t, const tree::Node& group, const Lists& lists,
+                               double eps2_in, double* ax_out, double* ay_out, double* az_out,
+                               double* phi_out) {
+    const double eps2 = Softened ? eps2_in : 0.0;
     const std::size_t np = lists.x.size(), nc = lists.cx.size();
     const double *xs = lists.x.data(), *ys = lists.y.data(), *zs = lists.z.data(),
                  *ms = lists.m.data();
     const double *cx = lists.cx.data(), *cy = lists.cy.data(), *cz = lists.cz.data(),
                  *cm = lists.cm.data(), *w = lists.w.data();
-    for (std::int32_t i = bucket.begin; i < bucket.end; ++i) {
+    std::int32_t i = group.begin;
+    // Two targets per pass over the node list: each node's columns are loaded once for both,
+    // which halves the traffic from L2 (a 64-body group's list is larger than L1). Each target
+    // still sums its nodes in list order, as a single target would.
+    for (; i + 1 < group.end; i += 2) {
+        const auto k = static_cast<std::size_t>(i);
+        const double xa = t.x()[k], ya = t.y()[k], za = t.z()[k];
+        const double xb = t.x()[k + 1], yb = t.y()[k + 1], zb = t.z()[k + 1];
+        double axa = 0.0, aya = 0.0, aza = 0.0, pha = 0.0;
+        double axb = 0.0, ayb = 0.0, azb = 0.0, phb = 0.0;
+#pragma omp simd reduction(+ : axa, aya, aza, pha, axb, ayb, azb, phb)
+        for (std::size_t j = 0; j < np; ++j) {
+            add_body_field<Softened>(xs[j] - xa, ys[j] - ya, zs[j] - za, ms[j], eps2, axa, aya, aza,
+                                     pha);
+            add_body_field<Softened>(xs[j] - xb, ys[j] - yb, zs[j] - zb, ms[j], eps2, axb, ayb, azb,
+                                     phb);
+        }
+#pragma omp simd reduction(+ : axa, aya, aza, pha, axb, ayb, azb, phb)
+        for (std::size_t c = 0; c < nc; ++c) {
+            tree::multipole_field<Order>(xa - cx[c], ya - cy[c], za - cz[c], cm[c], w + c, nc, pha,
+                                         axa, aya, aza, eps2);
+            tree::multipole_field<Order>(xb - cx[c], yb - cy[c], zb - cz[c], cm[c], w + c, nc, phb,
+                                         axb, ayb, azb, eps2);
+        }
+        ax_out[k] = axa;
+        ay_out[k] = aya;
+        az_out[k] = aza;
+        phi_out[k] = pha;
+        ax_out[k + 1] = axb;
+        ay_out[k + 1] = ayb;
+        az_out[k + 1] = azb;
+        phi_out[k + 1] = phb;
+    }
+    for (; i < group.end; ++i) {
         const auto k = static_cast<std::size_t>(i);
         const double xi = t.x()[k], yi = t.y()[k], zi = t.z()[k];
         double ax = 0.0, ay = 0.0, az = 0.0, phi = 0.0;
         // Body-body part: the same softened kernel as DirectGravity.
 #pragma omp simd reduction(+ : ax, ay, az, phi)
         for (std::size_t j = 0; j < np; ++j)
-            add_body_field(xs[j] - xi, ys[j] - yi, zs[j] - zi, ms[j], eps2, ax, ay, az, phi);
+            add_body_field<Softened>(xs[j] - xi, ys[j] - yi, zs[j] - zi, ms[j], eps2, ax, ay, az,
+                                     phi);
             // Body-node part: the multipole expansion at offset x_i - com.
 #pragma omp simd reduction(+ : ax, ay, az, phi)
         for (std::size_t c = 0; c < nc; ++c)
@@ -106,7 +143,7 @@ RUBBLE_INLINE void bucket_field(const tree::Octree& t, const tree::Node& bucket,
     }
 }
 
-// The bucket kernels compiled for AVX-512, AVX2+FMA and baseline x86-64, chosen at run time
+// The group kernels compiled for AVX-512, AVX2+FMA and baseline x86-64, chosen at run time
 // by the CPU (GCC function multi-versioning). On one machine the same version always runs, so
 // results stay deterministic there.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(RUBBLE_NO_CLONES)
@@ -116,29 +153,39 @@ RUBBLE_INLINE void bucket_field(const tree::Octree& t, const tree::Node& bucket,
 #endif
 
 RUBBLE_TARGET_CLONES
-void bucket_field_any(int order, const tree::Octree& t, const tree::Node& bucket,
-                      const Lists& lists, double eps2, double* ax, double* ay, double* az,
-                      double* phi) {
-    switch (order) {
-    case 1:
-        bucket_field<1>(t, bucket, lists, eps2, ax, ay, az, phi);
-        break;
+void group_field_any(int order, const tree::Octree& t, const tree::Node& group, const Lists& lists,
+                     double eps2, double* ax, double* ay, double* az, double* phi) {
+    // Direct calls, not a table of pointers: the kernels must be inlined into each clone to
+    // be compiled for its instruction set.
+    const bool softened = eps2 > 0.0;
+    switch (std::clamp(order, 1, 4) * 2 + (softened ? 1 : 0)) {
     case 2:
-        bucket_field<2>(t, bucket, lists, eps2, ax, ay, az, phi);
-        break;
+        return group_field<1, false>(t, group, lists, eps2, ax, ay, az, phi);
     case 3:
-        bucket_field<3>(t, bucket, lists, eps2, ax, ay, az, phi);
-        break;
+        return group_field<1, true>(t, group, lists, eps2, ax, ay, az, phi);
+    case 4:
+        return group_field<2, false>(t, group, lists, eps2, ax, ay, az, phi);
+    case 5:
+        return group_field<2, true>(t, group, lists, eps2, ax, ay, az, phi);
+    case 6:
+        return group_field<3, false>(t, group, lists, eps2, ax, ay, az, phi);
+    case 7:
+        return group_field<3, true>(t, group, lists, eps2, ax, ay, az, phi);
+    case 8:
+        return group_field<4, false>(t, group, lists, eps2, ax, ay, az, phi);
     default:
-        bucket_field<4>(t, bucket, lists, eps2, ax, ay, az, phi);
-        break;
+        return group_field<4, true>(t, group, lists, eps2, ax, ay, az, phi);
     }
 }
 
 } // namespace
 
-TreeGravity::TreeGravity(double G, double softening, double theta, int order, int bucket_size)
-    : G_(G), eps2_(softening * softening), theta_(theta), order_(order), bucket_size_(bucket_size) {
+TreeGravity::TreeGravity(double G, double softening, double theta, int order, int bucket_size,
+                         int group_size)
+    : G_(G), eps2_(softening * softening), theta_(theta), order_(order), bucket_size_(bucket_size),
+      group_size_(group_size) {
+    if (bucket_size < 1 || group_size < 1)
+        throw std::invalid_argument("TreeGravity: group and group sizes >= 1");
     if (!(theta > 0.0 && theta < 1.0)) throw std::invalid_argument("TreeGravity: theta in (0, 1)");
     if (order < 1 || order > tree::max_multipole_order)
         throw std::invalid_argument("TreeGravity: multipole order in [1, 4]");
@@ -165,23 +212,42 @@ void TreeGravity::compute(std::span<const Vec3> pos, std::span<const double> mas
     }
     for (auto* v : {&ax_, &ay_, &az_, &phi_})
         v->resize(n);
-    const auto& leaves = tree_.leaves();
-    const auto leaf_count = static_cast<std::ptrdiff_t>(leaves.size());
+    // Walk groups: the largest nodes of at most group_size bodies, or leaves. One list per
+    // group amortises the walk and the gathering of node data over up to group_size bodies;
+    // the nearest-point criterion makes the lists longer for the group's inner bodies (more
+    // accurate, more interactions), which the kernels absorb better (docs/tree.md).
+    groups_.clear();
+    {
+        std::int32_t stack[8 * tree::morton_levels + 8];
+        int top = 0;
+        stack[top++] = 0;
+        while (top > 0) {
+            const std::int32_t k = stack[--top];
+            const tree::Node& nd = nodes[static_cast<std::size_t>(k)];
+            if (nd.leaf() || nd.count() <= group_size_) {
+                if (nd.count() > 0) groups_.push_back(k);
+                continue;
+            }
+            for (std::int32_t c = nd.child_count - 1; c >= 0; --c)
+                stack[top++] = nd.first_child + c;
+        }
+    }
+    const auto group_count = static_cast<std::ptrdiff_t>(groups_.size());
     double pp = 0.0, pc = 0.0;
 #pragma omp parallel reduction(+ : pp, pc)
     {
         Lists lists;
 #pragma omp for schedule(dynamic, 4)
-        for (std::ptrdiff_t l = 0; l < leaf_count; ++l) {
-            const tree::Node& bucket =
-                tree_.nodes()[static_cast<std::size_t>(leaves[static_cast<std::size_t>(l)])];
+        for (std::ptrdiff_t l = 0; l < group_count; ++l) {
+            const tree::Node& group =
+                tree_.nodes()[static_cast<std::size_t>(groups_[static_cast<std::size_t>(l)])];
             lists.clear();
-            build_lists(tree_, walk_, bucket, lists);
+            build_lists(tree_, walk_, group, lists);
             lists.gather_cells(tree_.multipoles(), order_);
-            bucket_field_any(order_, tree_, bucket, lists, eps2_, ax_.data(), ay_.data(),
-                             az_.data(), phi_.data());
-            pp += static_cast<double>(bucket.count()) * static_cast<double>(lists.x.size());
-            pc += static_cast<double>(bucket.count()) * static_cast<double>(lists.cells.size());
+            group_field_any(order_, tree_, group, lists, eps2_, ax_.data(), ay_.data(), az_.data(),
+                            phi_.data());
+            pp += static_cast<double>(group.count()) * static_cast<double>(lists.x.size());
+            pc += static_cast<double>(group.count()) * static_cast<double>(lists.cells.size());
         }
     }
     particle_interactions_ = pp;

@@ -98,6 +98,10 @@ std::vector<ParamSpec> make_specs() {
                   false,
                   {}},
         integer("gravity.bucket_size", "16", "Bodies per tree leaf", 1),
+        integer("gravity.group_size", "64",
+                "CPU tree: the walk builds one interaction list per group, the largest nodes of "
+                "at most this many bodies (at most bucket_size: one list per leaf; docs/tree.md)",
+                1),
         text("gravity.gpu_precision", "\"double\"",
              "gpu-tree arithmetic: double = double precision throughout; mixed = multipole "
              "(far-field) terms in single precision from double offsets, body-body terms and "

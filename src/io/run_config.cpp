@@ -30,6 +30,7 @@ RunConfig make_run_config(const ParameterSet& p) {
     c.gravity.theta = p.real("gravity.theta");
     c.gravity.multipole_order = static_cast<int>(p.integer("gravity.multipole_order"));
     c.gravity.bucket_size = static_cast<int>(p.integer("gravity.bucket_size"));
+    c.gravity.group_size = static_cast<int>(p.integer("gravity.group_size"));
     c.gravity.gpu_mixed_precision = p.string("gravity.gpu_precision") == "mixed";
     c.gravity_check_samples = p.integer("gravity.check_samples");
     c.gravity.G = c.G;

@@ -87,7 +87,7 @@ TEST(GpuTree, AgreesWithTheCpuTreeAtTheSameThetaAndOrder) {
     RUBBLE_REQUIRE_GPU();
     for (const Bodies& b : {test::uniform_sphere(20000, 3), test::plummer_sphere(20000, 4)})
         for (int order = 1; order <= 4; ++order) {
-            gravity::TreeGravity cpu(1.0, 0.0, 0.5, order, 16);
+            gravity::TreeGravity cpu(1.0, 0.0, 0.5, order, 16, 16); // per-leaf walk, as the GPU's
             gpu::GpuTreeGravity gpu(1.0, 0.0, 0.5, order, 16);
             const Field fc = evaluate(cpu, b), fg = evaluate(gpu, b);
             const double diff = max_relative_difference(fg, fc);
@@ -109,7 +109,7 @@ TEST(GpuTree, ErrorDistributionMatchesTheCpuTreeAtLargeTheta) {
     const Bodies b = test::plummer_sphere(20000, 5);
     const auto exact = exact_field(b);
     for (int order : {2, 4}) {
-        gravity::TreeGravity cpu(1.0, 0.0, 0.9, order, 16);
+        gravity::TreeGravity cpu(1.0, 0.0, 0.9, order, 16, 16);
         gpu::GpuTreeGravity gpu(1.0, 0.0, 0.9, order, 16);
         const Errors ec = errors_against(evaluate(cpu, b), exact);
         const Errors eg = errors_against(evaluate(gpu, b), exact);

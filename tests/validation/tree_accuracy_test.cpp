@@ -32,7 +32,7 @@ std::map<std::pair<int, int>, Row> error_table(const Bodies& b, const char* name
     std::vector<double> pot(b.size());
     for (int theta100 : {30, 50, 70, 90})
         for (int order = 1; order <= 4; ++order) {
-            gravity::TreeGravity g(1.0, 0.0, theta100 / 100.0, order, 16);
+            gravity::TreeGravity g(1.0, 0.0, theta100 / 100.0, order, 16, 64);
             g.compute(b.pos, b.mass, acc, pot);
             std::vector<double> err(b.size());
             Vec3 force = Vec3::Zero();

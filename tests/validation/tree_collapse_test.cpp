@@ -42,7 +42,8 @@ TEST(TreeCollapse, PositionErrorAgainstDirectThroughCollapseAndReexpansion) {
     for (int order : {1, 4})
         for (int theta100 : {10, 25, 50, 75}) {
             integrate::Simulation sim(
-                start, std::make_unique<gravity::TreeGravity>(1.0, eps, theta100 / 100.0, order, 8),
+                start,
+                std::make_unique<gravity::TreeGravity>(1.0, eps, theta100 / 100.0, order, 8, 64),
                 dt);
             double max_err = 0.0, max_contraction = 0.0;
             for (int k = 1; k <= steps; ++k) {

@@ -40,6 +40,7 @@ struct GravityConfig {
     double theta = 0.5;      ///< opening angle: node size / distance below which a node is used
     int multipole_order = 4; ///< 1 monopole, 2 quadrupole, 3 octupole, 4 hexadecapole
     int bucket_size = 16;    ///< bodies per tree leaf
+    int group_size = 64;     ///< CPU tree: bodies per walk group (one interaction list each)
     bool gpu_mixed_precision = false; ///< gpu-tree: float far field, double near field
 };
 

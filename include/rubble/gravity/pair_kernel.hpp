@@ -19,8 +19,13 @@ RUBBLE_HD RUBBLE_INLINE void add_body_field(double dx, double dy, double dz, dou
                                             double& ax, double& ay, double& az, double& phi) {
     const double d2 = dx * dx + dy * dy + dz * dz;
     const double r2 = Softened ? d2 + eps2 : d2;
-    const double inv = d2 > 0.0 ? inverse_sqrt(r2) : 0.0;
-    const double m_inv = m * inv;
+    // The self term (d2 = 0) is masked on the inputs: zero mass, and 1 added under the root so
+    // that it stays finite without softening. Selecting the result instead (or feeding the
+    // root a constant the compiler can fold) turns the inverse square root into a branch,
+    // which stops the vectorisation (GCC does not speculate floating-point work).
+    const bool self = !(d2 > 0.0);
+    const double inv = inverse_sqrt(r2 + (self ? 1.0 : 0.0));
+    const double m_inv = (self ? 0.0 : m) * inv;
     const double m_inv3 = m_inv * inv * inv;
     ax += m_inv3 * dx;
     ay += m_inv3 * dy;

@@ -16,30 +16,36 @@ struct WalkNode {
 };
 
 /// Barnes-Hut tree gravity (Barnes & Hut 1986) with multipoles through order 4, walked per
-/// bucket with interaction lists (Stadel 2001, pkdgrav). A node is accepted for a bucket when
-/// size < theta d and d > b_max, with d the distance from the node's centre of mass to the
-/// bucket's bounding box: the seeds' criterion theta = size / distance (Ferrari et al. 2020,
-/// eq. 3) applied to the nearest body of the bucket, plus the b_max guard against nodes whose
-/// mass lies close to the target. Buckets are independent, so the forces do not depend on the
-/// thread count.
+/// group of bodies with interaction lists (Stadel 2001, pkdgrav; groups as in Bedorf et al.
+/// 2012, Bonsai). A group is the largest node of at most group_size bodies, or a leaf; a node
+/// is accepted for a group when size < theta d and d > b_max, with d the distance from the
+/// node's centre of mass to the group's bounding box: the seeds' criterion theta = size /
+/// distance (Ferrari et al. 2020, eq. 3) applied to the nearest body of the group, plus the
+/// b_max guard against nodes whose mass lies close to the target. Groups are independent, so
+/// the forces do not depend on the thread count.
 class TreeGravity final : public GravitySolver {
 public:
-    TreeGravity(double G, double softening, double theta, int order, int bucket_size);
+    /// group_size <= bucket_size walks once per leaf (the GPU tree's walk, same acceptances).
+    TreeGravity(double G, double softening, double theta, int order, int bucket_size,
+                int group_size);
     void compute(std::span<const Vec3> pos, std::span<const double> mass, std::span<Vec3> acc,
                  std::span<double> potential) override;
     [[nodiscard]] std::string name() const override { return "tree"; }
     [[nodiscard]] const tree::Octree& tree() const { return tree_; }
 
+    /// Walk groups of the last evaluation (node indices, in key order).
+    [[nodiscard]] const std::vector<std::int32_t>& groups() const { return groups_; }
     /// Interactions of the last evaluation (body-body and body-node), for benchmarks.
     [[nodiscard]] double particle_interactions() const { return particle_interactions_; }
     [[nodiscard]] double node_interactions() const { return node_interactions_; }
 
 private:
     double G_, eps2_, theta_;
-    int order_, bucket_size_;
+    int order_, bucket_size_, group_size_;
     tree::Octree tree_;
     std::vector<double> ax_, ay_, az_, phi_; // in tree order
     std::vector<WalkNode> walk_;             // packed node data for the walk
+    std::vector<std::int32_t> groups_;       // walk groups (node indices)
     double particle_interactions_ = 0, node_interactions_ = 0;
 };
 

@@ -2,6 +2,7 @@
 // Tree structure invariants, and every neighbour query against brute force on awkward sets:
 // duplicates, coincident points and extreme size ratios.
 #include <algorithm>
+#include <cstdio>
 #include <set>
 #include <vector>
 
@@ -152,7 +153,7 @@ TEST(Octree, SegmentDistanceCases) {
 
 TEST(TreeGravity, BitwiseIndependentOfThreadCountAndFiniteForCoincidentPoints) {
     const Set s = awkward_set(8, 5000);
-    gravity::TreeGravity g(1.0, 0.0, 0.6, 4, 16);
+    gravity::TreeGravity g(1.0, 0.0, 0.6, 4, 16, 64);
     std::vector<Vec3> a1(s.pos.size()), a2(s.pos.size());
     std::vector<double> p1(s.pos.size()), p2(s.pos.size());
     const int threads = omp_get_max_threads();
@@ -169,7 +170,7 @@ TEST(TreeGravity, BitwiseIndependentOfThreadCountAndFiniteForCoincidentPoints) {
 }
 
 TEST(TreeGravity, TinySystems) {
-    gravity::TreeGravity g(1.0, 0.0, 0.5, 4, 1);
+    gravity::TreeGravity g(1.0, 0.0, 0.5, 4, 1, 64);
     for (std::size_t n : {0u, 1u, 2u}) {
         std::vector<Vec3> pos(n), acc(n);
         std::vector<double> mass(n, 1.0), pot(n);
@@ -190,7 +191,7 @@ TEST(TreeGravity, OneBodyBucketsNeverUseThemselvesAsANode) {
     // Regression: a one-body leaf has size 0 and a centre of mass a rounding error from its
     // own box, so without the containment check it accepted itself as a monopole.
     const Set s = awkward_set(9, 3000);
-    gravity::TreeGravity g(1.0, 0.0, 0.5, 1, 1);
+    gravity::TreeGravity g(1.0, 0.0, 0.5, 1, 1, 1); // one list per one-body leaf
     std::vector<Vec3> acc(s.pos.size());
     std::vector<double> pot(s.pos.size());
     g.compute(s.pos, s.mass, acc, pot);
@@ -200,4 +201,54 @@ TEST(TreeGravity, OneBodyBucketsNeverUseThemselvesAsANode) {
     const auto exact = gravity::direct_accelerations(s.pos, s.mass, 1.0, 0.0, all);
     for (std::size_t i = 0; i < acc.size(); ++i)
         ASSERT_LT((acc[i] - exact[i]).norm(), 0.5 * exact[i].norm() + 1e-300) << i;
+}
+
+TEST(TreeGravity, WalkGroupsPartitionTheBodiesAndOnlyAddAccuracy) {
+    // Groups are the largest nodes of at most group_size bodies, or leaves: together they hold
+    // every body exactly once, in key order. Accepting nodes against a group's box is stricter
+    // than against its leaves' boxes, so grouping only opens more nodes: at least as many
+    // interactions, and an error against direct summation no larger than the per-leaf walk's
+    // (within its spread: the same acceptance rule on a superset of targets).
+    const Set s = awkward_set(10, 6000);
+    std::vector<std::size_t> all(s.pos.size());
+    for (std::size_t i = 0; i < all.size(); ++i)
+        all[i] = i;
+    const auto exact = gravity::direct_accelerations(s.pos, s.mass, 1.0, 0.0, all);
+    const auto median_error = [&](gravity::TreeGravity& g, double& interactions) {
+        std::vector<Vec3> acc(s.pos.size());
+        std::vector<double> pot(s.pos.size());
+        g.compute(s.pos, s.mass, acc, pot);
+        interactions = g.node_interactions() + g.particle_interactions();
+        std::vector<double> e;
+        for (std::size_t i = 0; i < acc.size(); ++i)
+            if (exact[i].norm() > 0) e.push_back((acc[i] - exact[i]).norm() / exact[i].norm());
+        std::nth_element(e.begin(), e.begin() + static_cast<std::ptrdiff_t>(e.size() / 2), e.end());
+        return e[e.size() / 2];
+    };
+    gravity::TreeGravity per_leaf(1.0, 0.0, 0.6, 2, 8, 8);
+    double n_leaf = 0;
+    const double e_leaf = median_error(per_leaf, n_leaf);
+    auto leaf_groups = per_leaf.groups(), leaves = per_leaf.tree().leaves();
+    std::sort(leaf_groups.begin(), leaf_groups.end());
+    std::sort(leaves.begin(), leaves.end());
+    EXPECT_EQ(leaf_groups, leaves);
+    for (int group_size : {32, 64, 256}) {
+        gravity::TreeGravity grouped(1.0, 0.0, 0.6, 2, 8, group_size);
+        double n_group = 0;
+        const double e_group = median_error(grouped, n_group);
+        std::int32_t next = 0;
+        for (std::int32_t k : grouped.groups()) {
+            const tree::Node& nd = grouped.tree().nodes()[static_cast<std::size_t>(k)];
+            EXPECT_EQ(nd.begin, next);
+            EXPECT_TRUE(nd.count() <= group_size || nd.leaf());
+            next = nd.end;
+        }
+        EXPECT_EQ(next, static_cast<std::int32_t>(s.pos.size()));
+        EXPECT_LT(grouped.groups().size(), per_leaf.groups().size());
+        EXPECT_GE(n_group, n_leaf) << group_size;
+        std::printf("[measured] group %d: median error %.3e (per leaf %.3e), interactions %.0f "
+                    "(%.0f)\n",
+                    group_size, e_group, e_leaf, n_group, n_leaf);
+        EXPECT_LE(e_group, e_leaf) << group_size;
+    }
 }
