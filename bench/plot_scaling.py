@@ -29,7 +29,8 @@ def main(path: str, output: str) -> None:
         if name.startswith("BM_DirectGravity/"):
             curves["direct"].append((int(name.split("/")[1]), seconds))
             continue
-        m = re.match(r"BM_TreeGravity/N:(\d+)/theta100:(\d+)/order:(\d+)/", name)
+        # The default walk groups only (the group-size sweep is a separate question).
+        m = re.match(r"BM_TreeGravity/N:(\d+)/theta100:(\d+)/order:(\d+)/bucket:16/group:64/", name)
         if m:
             n, theta, order = int(m[1]), int(m[2]) / 100, int(m[3])
             label = f"tree theta={theta:g} {'quadrupole' if order == 2 else f'order {order}'}"

@@ -86,6 +86,8 @@ BENCHMARK(BM_TreeGravity)
         {{500, 1000, 2000, 4000, 10000, 100000, 1000000}, {30, 50, 70}, {2, 4}, {16}, {64}})
     // Walk per leaf (group = bucket) and larger groups, for the choice of the default.
     ->ArgsProduct({{10000, 100000, 1000000}, {50}, {2}, {16}, {16, 32, 128, 256}})
+    // Issue 3's memory check: ten million bodies (about 40 s on two cores).
+    ->Args({10000000, 50, 2, 16, 64})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

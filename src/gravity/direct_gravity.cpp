@@ -7,6 +7,24 @@
 #include <stdexcept>
 
 namespace rubble::gravity {
+namespace {
+
+// Field (without G) at (xi, yi, zi) of all n bodies, in index order: one row of the direct
+// sum, compiled per instruction set.
+RUBBLE_TARGET_CLONES
+void row_field(const double* xs, const double* ys, const double* zs, const double* ms,
+               std::ptrdiff_t n, double xi, double yi, double zi, double eps2, double* out) {
+    double ax = 0.0, ay = 0.0, az = 0.0, phi = 0.0;
+#pragma omp simd reduction(+ : ax, ay, az, phi)
+    for (std::ptrdiff_t j = 0; j < n; ++j)
+        add_body_field(xs[j] - xi, ys[j] - yi, zs[j] - zi, ms[j], eps2, ax, ay, az, phi);
+    out[0] = ax;
+    out[1] = ay;
+    out[2] = az;
+    out[3] = phi;
+}
+
+} // namespace
 
 DirectGravity::DirectGravity(double G, double softening) : G_(G), eps2_(softening * softening) {}
 
@@ -35,13 +53,10 @@ void DirectGravity::compute(std::span<const Vec3> pos, std::span<const double> m
 
 #pragma omp parallel for schedule(static) if (count > 256) // no fork/join for tiny N
     for (std::ptrdiff_t i = 0; i < count; ++i) {
-        const double xi = xs[i], yi = ys[i], zi = zs[i];
-        double ax = 0.0, ay = 0.0, az = 0.0, phi = 0.0;
-#pragma omp simd reduction(+ : ax, ay, az, phi)
-        for (std::ptrdiff_t j = 0; j < count; ++j)
-            add_body_field(xs[j] - xi, ys[j] - yi, zs[j] - zi, ms[j], eps2, ax, ay, az, phi);
-        acc[static_cast<std::size_t>(i)] = Vec3(G_ * ax, G_ * ay, G_ * az);
-        potential[static_cast<std::size_t>(i)] = G_ * phi;
+        double f[4];
+        row_field(xs, ys, zs, ms, count, xs[i], ys[i], zs[i], eps2, f);
+        acc[static_cast<std::size_t>(i)] = Vec3(G_ * f[0], G_ * f[1], G_ * f[2]);
+        potential[static_cast<std::size_t>(i)] = G_ * f[3];
     }
 }
 

@@ -143,15 +143,7 @@ RUBBLE_INLINE void group_field(const tree::Octree& t, const tree::Node& group, c
     }
 }
 
-// The group kernels compiled for AVX-512, AVX2+FMA and baseline x86-64, chosen at run time
-// by the CPU (GCC function multi-versioning). On one machine the same version always runs, so
-// results stay deterministic there.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(RUBBLE_NO_CLONES)
-#define RUBBLE_TARGET_CLONES __attribute__((target_clones("avx512f", "arch=haswell", "default")))
-#else
-#define RUBBLE_TARGET_CLONES
-#endif
-
+// Compiled once per instruction set (RUBBLE_TARGET_CLONES, core/hostdevice.hpp).
 RUBBLE_TARGET_CLONES
 void group_field_any(int order, const tree::Octree& t, const tree::Node& group, const Lists& lists,
                      double eps2, double* ax, double* ay, double* az, double* phi) {

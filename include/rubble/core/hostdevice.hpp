@@ -22,6 +22,17 @@
 #define RUBBLE_INLINE inline
 #endif
 
+// Host force kernels compiled for AVX-512, AVX2+FMA and baseline x86-64, chosen at run time
+// by the CPU (GCC function multi-versioning); the physics they inline (RUBBLE_INLINE) is then
+// compiled for each instruction set. On one machine the same version always runs, so results
+// stay deterministic there.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__) &&   \
+    !defined(RUBBLE_NO_CLONES)
+#define RUBBLE_TARGET_CLONES __attribute__((target_clones("avx512f", "arch=haswell", "default")))
+#else
+#define RUBBLE_TARGET_CLONES
+#endif
+
 // 1/sqrt(x) for normal x > 0 (callers mask x = 0). Both versions start from a low-precision
 // guess y and refine it with third-order steps: with r = 1 - x y^2,
 // 1/sqrt(x) = y (1 - r)^(-1/2) = y (1 + r/2 + 3 r^2/8 + O(r^3)) (binomial series; cf.

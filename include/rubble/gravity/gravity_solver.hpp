@@ -23,9 +23,10 @@ enum class Backend {
 };
 
 /// Number of bodies from which `auto` picks the tree: the measured crossover where the tree
-/// (theta = 0.5, hexadecapole) becomes faster than direct summation, about 1100 on the
-/// 2-core development machine (docs/tree.md, BM_DirectGravity vs BM_TreeGravity).
-inline constexpr std::size_t auto_tree_threshold = 1200;
+/// (theta = 0.5, hexadecapole, groups of 64) becomes faster than direct summation (AVX-512),
+/// about 4000 on the 2-core development machine (docs/tree.md, BM_DirectGravity vs
+/// BM_TreeGravity).
+inline constexpr std::size_t auto_tree_threshold = 4000;
 
 /// Number of bodies from which `auto` picks gpu-tree when a CUDA GPU is present: where the GPU
 /// tree (build, walk and transfers) beats the CPU tree on all 16 cores of the GPU machine,
