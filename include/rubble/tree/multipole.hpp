@@ -128,10 +128,16 @@ RUBBLE_HD RUBBLE_INLINE void add_order(const T* px, const T* py, const T* pz, co
 /// w[k * stride], so the same code serves one Multipole (stride 1) and columns of many
 /// (stride = column length) in a vectorised loop over nodes.
 ///
-/// With eps2 > 0 the monopole term is Plummer-softened like the body-body interactions,
-/// M r / (r^2 + eps^2)^(3/2), so that a tree with a small theta reproduces the softened direct
-/// sum; the higher orders stay Newtonian (corrections of relative order eps^2 / r^2 to terms
-/// already of order (size / r)^2).
+/// With eps2 > 0 every order is Plummer-softened like the body-body interactions: the
+/// expansion of the softened potential g = (r^2 + eps^2)^(-1/2) about the centre of mass.
+/// g depends on r^2 only, so for a traceless symmetric Q^(n) every term of grad^n g carrying a
+/// Kronecker delta vanishes and Q^(n) . grad^n g = 2^n g^(n)(r^2) Q^(n) . r^n
+/// = (-1)^n (2n-1)!! Q^(n) . r^n / (r^2 + eps^2)^((2n+1)/2): the Newtonian formula with
+/// r^2 -> r^2 + eps^2 in the radial factors (monopole M r / (r^2 + eps^2)^(3/2)). What this
+/// leaves out are the traces of the raw moments, which the Newtonian expansion drops
+/// (grad^n (1/r) is traceless) and which contribute at relative order eps^2 / r^2 to the
+/// order-n term. Keeping the Newtonian 1/r^(2n+1) instead, as before, made the softened
+/// hexadecapole tree 5x less accurate in the collapse validation (docs/tree.md).
 ///
 /// T is double everywhere except the GPU tree's mixed-precision far field (float).
 template <int Order, class T>
@@ -139,11 +145,10 @@ RUBBLE_HD RUBBLE_INLINE void multipole_field(T rx, T ry, T rz, T mass, const T* 
                                              std::size_t stride, T& phi, T& ax, T& ay, T& az,
                                              T eps2 = 0) {
     const T r2 = rx * rx + ry * ry + rz * rz;
-    const T inv = inverse_sqrt(r2);
+    const T inv = inverse_sqrt(r2 + eps2); // softened for every order, see above
     const T inv2 = inv * inv;
-    const T inv_soft = eps2 > T(0) ? inverse_sqrt(r2 + eps2) : inv;
-    phi -= mass * inv_soft;
-    const T f = mass * inv_soft * inv_soft * inv_soft;
+    phi -= mass * inv;
+    const T f = mass * inv * inv2;
     ax -= f * rx;
     ay -= f * ry;
     az -= f * rz;

@@ -125,3 +125,40 @@ TEST(Morton, InterleavesBitsWithXHighest) {
                   static_cast<int>(((ix >> 20) << 2) | ((iy >> 20) << 1) | (iz >> 20)));
     }
 }
+
+TEST(Multipole, SoftenedExpansionIsExactForTheTracelessMoments) {
+    // Plummer-softened potential g = (r^2 + eps^2)^(-1/2) (multipole.hpp): the traceless part
+    // of each moment contributes exactly the Newtonian term with r^2 -> r^2 + eps^2; the traces
+    // the expansion drops add, at quadrupole order, phi_tr = (eps^2 / 2) tr M g^5 (from
+    // M_ij d_ij g = 3 Q.rr g^5 - eps^2 tr M g^5), field a_tr = (5/2) eps^2 tr M r g^7. So the
+    // expansion misses the softened direct sum by about a_tr, and adding a_tr leaves only the
+    // octupole-order traces, smaller by about size / distance.
+    const Cluster c = make_cluster(7);
+    const Vec3 com(c.mp.com[0], c.mp.com[1], c.mp.com[2]);
+    double trace = 0.0;
+    for (std::size_t i = 0; i < c.pos.size(); ++i)
+        trace += c.mass[i] * (c.pos[i] - com).squaredNorm();
+    ic::Rng rng(11);
+    for (int trial = 0; trial < 5; ++trial) {
+        const Vec3 rel = 8.0 * rng.unit_vector();
+        for (const double eps : {1.0, 3.0, 8.0}) {
+            const double eps2 = eps * eps;
+            Vec3 exact = Vec3::Zero();
+            for (std::size_t i = 0; i < c.pos.size(); ++i) {
+                const Vec3 d = c.pos[i] - (com + rel);
+                exact += c.mass[i] / std::pow(d.squaredNorm() + eps2, 1.5) * d;
+            }
+            double phi = 0.0, acc[3] = {0, 0, 0};
+            tree::multipole_field<4>(rel.x(), rel.y(), rel.z(), c.mp.mass, c.mp.w, 1, phi, acc[0],
+                                     acc[1], acc[2], eps2);
+            const Vec3 a(acc[0], acc[1], acc[2]);
+            const double g = 1.0 / std::sqrt(rel.squaredNorm() + eps2);
+            const Vec3 a_trace = 2.5 * eps2 * trace * std::pow(g, 7) * rel;
+            const double missed = (a - exact).norm() / exact.norm();
+            const double with_trace = (a + a_trace - exact).norm() / exact.norm();
+            const double predicted = a_trace.norm() / exact.norm();
+            EXPECT_NEAR(missed, predicted, 0.25 * predicted) << "eps " << eps;
+            EXPECT_LT(with_trace, 0.25 * missed) << "eps " << eps;
+        }
+    }
+}
