@@ -82,6 +82,11 @@ template <class Visit> void CandidateSearch::query(const Region& q, Visit&& visi
                 continue;
             }
             for (std::int32_t k = node.begin; k < node.end; ++k) {
+                // The region boxes first (kept current by renew): most bodies of a leaf that
+                // the query reaches are far from the capsule itself.
+                const Box& kb = sorted_box_[static_cast<std::size_t>(k)];
+                if ((kb.lo.array() > hi.array()).any() || (kb.hi.array() < lo.array()).any())
+                    continue;
                 const Region& r =
                     region_[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])];
                 const double reach = q.rad + r.rad;
@@ -142,47 +147,97 @@ void CandidateSearch::build(const Bodies& b, double h, double skin, double box) 
 
     // Region boxes in sorted order: the cheap test before the capsule distance, contiguous.
     sorted_box_.resize(n);
-    for (std::size_t k = 0; k < n; ++k)
+    sorted_of_.resize(n);
+    for (std::size_t k = 0; k < n; ++k) {
         sorted_box_[k] = box_of(region_[static_cast<std::size_t>(order[k])]);
+        sorted_of_[static_cast<std::size_t>(order[k])] = static_cast<std::int32_t>(k);
+    }
 
-    // Every pair once, leaf against leaf: one traversal per leaf (bucket) instead of one per
-    // body, then all pairs of the two buckets whose boxes meet. A pair (a, b) is kept from the
-    // side with the smaller sorted position.
+    // Every pair once, leaf against leaf. One traversal per group of leaves (the largest
+    // nodes of at most group_bodies bodies) instead of one per leaf: the traversal, the
+    // dominant cost, is shared by the group's leaves, and each leaf it reaches is then tested
+    // against the group's leaves one by one. A pair (a, b) is kept from the side with the
+    // smaller sorted position.
     pairs_.clear();
-    const auto& leaves = tree_.leaves();
-    const auto leaf_count = static_cast<std::ptrdiff_t>(leaves.size());
+    // 32: measured best of 8 (per leaf), 32, 64, 128 on the packing-0.3 gas at 1e4 and 1e5
+    // bodies (-10 % time per drift; docs/benchmarks.md).
+    constexpr int group_bodies = 32;
+    group_leaves_.clear();
+    group_node_.clear();
+    group_first_.clear();
+    {
+        std::int32_t stack[8 * tree::morton_levels + 8];
+        int top = 0;
+        stack[top++] = 0;
+        bool open_group = false;
+        std::int32_t group_end = -1;
+        while (top > 0) {
+            const std::int32_t k = stack[--top];
+            const tree::Node& node = nodes[static_cast<std::size_t>(k)];
+            if (node.count() == 0) continue;
+            if (!open_group || node.begin >= group_end) {
+                open_group = false;
+                if (node.count() <= group_bodies || node.leaf()) {
+                    group_first_.push_back(group_leaves_.size());
+                    group_node_.push_back(k);
+                    open_group = true;
+                    group_end = node.end;
+                }
+            }
+            if (node.leaf()) {
+                group_leaves_.push_back(k);
+                continue;
+            }
+            for (std::int32_t c = node.child_count - 1; c >= 0; --c)
+                stack[top++] = node.first_child + c;
+        }
+        group_first_.push_back(group_leaves_.size());
+    }
+    const auto group_count = static_cast<std::ptrdiff_t>(group_first_.size()) - 1;
 #pragma omp parallel
     {
         std::vector<CandidatePair> local;
-#pragma omp for schedule(dynamic, 16) nowait
-        for (std::ptrdiff_t l = 0; l < leaf_count; ++l) {
-            const tree::Node& leaf =
-                nodes[static_cast<std::size_t>(leaves[static_cast<std::size_t>(l)])];
-            const Box& lb =
-                node_box_[static_cast<std::size_t>(leaves[static_cast<std::size_t>(l)])];
-            visit_leaves(lb, [&](const tree::Node& other, const Vec3& s, std::int8_t image) {
-                if (other.begin < leaf.begin) return;
-                for (std::int32_t a = leaf.begin; a < leaf.end; ++a) {
-                    const Box& ab = sorted_box_[static_cast<std::size_t>(a)];
-                    const Vec3 lo = ab.lo - s, hi = ab.hi - s;
-                    const std::int32_t i = order[static_cast<std::size_t>(a)];
-                    const Region& ri = region_[static_cast<std::size_t>(i)];
-                    for (std::int32_t c = std::max(other.begin, a + 1); c < other.end; ++c) {
-                        const Box& bb = sorted_box_[static_cast<std::size_t>(c)];
-                        if ((bb.lo.array() > hi.array()).any() ||
-                            (bb.hi.array() < lo.array()).any())
-                            continue;
-                        const std::int32_t j = order[static_cast<std::size_t>(c)];
-                        const Region& rj = region_[static_cast<std::size_t>(j)];
-                        const double reach = ri.rad + rj.rad;
-                        if (tree::segment_distance2(ri.a, ri.b - ri.a, rj.a + s, rj.b - rj.a) >
-                            reach * reach)
-                            continue;
-                        // Store with i < j; j sees i through the opposite image.
-                        if (i < j)
-                            local.push_back(CandidatePair{i, j, image});
-                        else
-                            local.push_back(CandidatePair{j, i, opposite_image(image)});
+#pragma omp for schedule(dynamic, 4) nowait
+        for (std::ptrdiff_t g = 0; g < group_count; ++g) {
+            const auto first = group_first_[static_cast<std::size_t>(g)];
+            const auto last = group_first_[static_cast<std::size_t>(g) + 1];
+            const std::int32_t gnode = group_node_[static_cast<std::size_t>(g)];
+            const tree::Node& group = nodes[static_cast<std::size_t>(gnode)];
+            visit_leaves(node_box_[static_cast<std::size_t>(gnode)], [&](const tree::Node& other,
+                                                                         const Vec3& s,
+                                                                         std::int8_t image) {
+                if (other.end <= group.begin) return; // every partner earlier in the order
+                const Vec3 olo = node_box_[static_cast<std::size_t>(&other - nodes.data())].lo + s;
+                const Vec3 ohi = node_box_[static_cast<std::size_t>(&other - nodes.data())].hi + s;
+                for (std::size_t q = first; q < last; ++q) {
+                    const std::int32_t lk = group_leaves_[q];
+                    const tree::Node& leaf = nodes[static_cast<std::size_t>(lk)];
+                    if (other.begin < leaf.begin) continue;
+                    const Box& lb = node_box_[static_cast<std::size_t>(lk)];
+                    if ((lb.lo.array() > ohi.array()).any() || (lb.hi.array() < olo.array()).any())
+                        continue;
+                    for (std::int32_t a = leaf.begin; a < leaf.end; ++a) {
+                        const Box& ab = sorted_box_[static_cast<std::size_t>(a)];
+                        const Vec3 lo = ab.lo - s, hi = ab.hi - s;
+                        const std::int32_t i = order[static_cast<std::size_t>(a)];
+                        const Region& ri = region_[static_cast<std::size_t>(i)];
+                        for (std::int32_t c = std::max(other.begin, a + 1); c < other.end; ++c) {
+                            const Box& bb = sorted_box_[static_cast<std::size_t>(c)];
+                            if ((bb.lo.array() > hi.array()).any() ||
+                                (bb.hi.array() < lo.array()).any())
+                                continue;
+                            const std::int32_t j = order[static_cast<std::size_t>(c)];
+                            const Region& rj = region_[static_cast<std::size_t>(j)];
+                            const double reach = ri.rad + rj.rad;
+                            if (tree::segment_distance2(ri.a, ri.b - ri.a, rj.a + s, rj.b - rj.a) >
+                                reach * reach)
+                                continue;
+                            // Store with i < j; j sees i through the opposite image.
+                            if (i < j)
+                                local.push_back(CandidatePair{i, j, image});
+                            else
+                                local.push_back(CandidatePair{j, i, opposite_image(image)});
+                        }
                     }
                 }
             });
@@ -230,6 +285,7 @@ void CandidateSearch::renew(std::int32_t i, const Vec3& from, const Vec3& to, do
     region_[ui] = Region{from, to, r * (1.0 + skin_)};
     // Ancestors' boxes grow to cover the new region, so later queries by others find it.
     const Box rb = box_of(region_[ui]);
+    sorted_box_[static_cast<std::size_t>(sorted_of_[ui])] = rb;
     for (std::int32_t nd = leaf_of_[ui]; nd >= 0; nd = parent_[static_cast<std::size_t>(nd)]) {
         Box& bx = node_box_[static_cast<std::size_t>(nd)];
         if ((bx.lo.array() <= rb.lo.array()).all() && (bx.hi.array() >= rb.hi.array()).all())

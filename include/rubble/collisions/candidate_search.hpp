@@ -72,16 +72,19 @@ private:
     template <class Visit> void visit_leaves(const Box& qb, Visit&& visit) const;
 
     tree::Octree tree_;
-    std::vector<Region> region_;        // by original index
-    std::vector<Box> node_box_;         // bounds of the regions below each node
-    std::vector<Box> sorted_box_;       // region boxes in sorted order (build only)
-    std::vector<std::int32_t> parent_;  // of each node, -1 for the root
-    std::vector<std::int32_t> leaf_of_; // by original index
-    std::vector<std::size_t> offsets_;  // CSR of the pairs found by build()
+    std::vector<Region> region_;          // by original index
+    std::vector<Box> node_box_;           // bounds of the regions below each node
+    std::vector<Box> sorted_box_;         // region boxes in sorted order, kept by renew()
+    std::vector<std::int32_t> sorted_of_; // sorted position of each original index
+    std::vector<std::int32_t> parent_;    // of each node, -1 for the root
+    std::vector<std::int32_t> leaf_of_;   // by original index
+    std::vector<std::size_t> offsets_;    // CSR of the pairs found by build()
     std::vector<Neighbour> entries_;
     std::vector<std::vector<Neighbour>> extra_; // partners found by renew()
     std::vector<std::int32_t> touched_;         // indices with non-empty extra_
     std::vector<CandidatePair> pairs_;
+    std::vector<std::int32_t> group_leaves_, group_node_; // leaves by group, group nodes
+    std::vector<std::size_t> group_first_;                // CSR into group_leaves_
     double skin_ = 0.0;
     double box_ = 0.0;
     std::int64_t renewals_ = 0;
