@@ -177,7 +177,8 @@ LoopResult run_loop(integrate::Simulation& sim, io::RunFile& file, const Setup& 
             file.write_snapshot(
                 sim.bodies(), sim.time(), k,
                 {counters.collisions_total, counters.overlaps_total, counters.merges_total});
-        progress.update(k, sim.time(), energy_error);
+        progress.update(k, sim.time(), energy_error,
+                        sim.collisions_enabled() ? counters.collisions_total : -1.0);
         if (stop) {
             r.interrupted = interrupt_requested();
             break;

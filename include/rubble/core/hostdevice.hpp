@@ -26,7 +26,7 @@
 // by the CPU (GCC function multi-versioning); the physics they inline (RUBBLE_INLINE) is then
 // compiled for each instruction set. On one machine the same version always runs, so results
 // stay deterministic there.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__) &&   \
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__) &&     \
     !defined(RUBBLE_NO_CLONES)
 #define RUBBLE_TARGET_CLONES __attribute__((target_clones("avx512f", "arch=haswell", "default")))
 #else
