@@ -162,55 +162,25 @@ void CandidateSearch::build(const Bodies& b, double h, double skin, double box) 
     // 32: measured best of 8 (per leaf), 32, 64, 128 on the packing-0.3 gas at 1e4 and 1e5
     // bodies (-10 % time per drift; docs/benchmarks.md).
     constexpr int group_bodies = 32;
-    group_leaves_.clear();
-    group_node_.clear();
-    group_first_.clear();
-    {
-        std::int32_t stack[8 * tree::morton_levels + 8];
-        int top = 0;
-        stack[top++] = 0;
-        bool open_group = false;
-        std::int32_t group_end = -1;
-        while (top > 0) {
-            const std::int32_t k = stack[--top];
-            const tree::Node& node = nodes[static_cast<std::size_t>(k)];
-            if (node.count() == 0) continue;
-            if (!open_group || node.begin >= group_end) {
-                open_group = false;
-                if (node.count() <= group_bodies || node.leaf()) {
-                    group_first_.push_back(group_leaves_.size());
-                    group_node_.push_back(k);
-                    open_group = true;
-                    group_end = node.end;
-                }
-            }
-            if (node.leaf()) {
-                group_leaves_.push_back(k);
-                continue;
-            }
-            for (std::int32_t c = node.child_count - 1; c >= 0; --c)
-                stack[top++] = node.first_child + c;
-        }
-        group_first_.push_back(group_leaves_.size());
-    }
-    const auto group_count = static_cast<std::ptrdiff_t>(group_first_.size()) - 1;
+    tree_.groups(group_bodies, group_node_);
+    const auto group_count = static_cast<std::ptrdiff_t>(group_node_.size());
 #pragma omp parallel
     {
         std::vector<CandidatePair> local;
+        std::vector<std::int32_t> group_leaves;
 #pragma omp for schedule(dynamic, 4) nowait
         for (std::ptrdiff_t g = 0; g < group_count; ++g) {
-            const auto first = group_first_[static_cast<std::size_t>(g)];
-            const auto last = group_first_[static_cast<std::size_t>(g) + 1];
             const std::int32_t gnode = group_node_[static_cast<std::size_t>(g)];
             const tree::Node& group = nodes[static_cast<std::size_t>(gnode)];
+            group_leaves.clear();
+            tree_.leaves_under(gnode, group_leaves);
             visit_leaves(node_box_[static_cast<std::size_t>(gnode)], [&](const tree::Node& other,
                                                                          const Vec3& s,
                                                                          std::int8_t image) {
                 if (other.end <= group.begin) return; // every partner earlier in the order
                 const Vec3 olo = node_box_[static_cast<std::size_t>(&other - nodes.data())].lo + s;
                 const Vec3 ohi = node_box_[static_cast<std::size_t>(&other - nodes.data())].hi + s;
-                for (std::size_t q = first; q < last; ++q) {
-                    const std::int32_t lk = group_leaves_[q];
+                for (const std::int32_t lk : group_leaves) {
                     const tree::Node& leaf = nodes[static_cast<std::size_t>(lk)];
                     if (other.begin < leaf.begin) continue;
                     const Box& lb = node_box_[static_cast<std::size_t>(lk)];

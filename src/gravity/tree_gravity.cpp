@@ -89,16 +89,17 @@ RUBBLE_INLINE void group_field(const tree::Octree& t, const tree::Node& group, c
                  *ms = lists.m.data();
     const double *cx = lists.cx.data(), *cy = lists.cy.data(), *cz = lists.cz.data(),
                  *cm = lists.cm.data(), *w = lists.w.data();
-    std::int32_t i = group.begin;
-    // Two targets per pass over the node list: each node's columns are loaded once for both,
-    // which halves the traffic from L2 (a 64-body group's list is larger than L1). Each target
-    // still sums its nodes in list order, as a single target would.
-    for (; i + 1 < group.end; i += 2) {
+    // Two targets per pass over the lists: each node's columns are loaded once for both, which
+    // halves the traffic from L2 (a 64-body group's list is larger than L1). An odd last body
+    // is paired with itself. Each target still sums its sources in list order.
+    for (std::int32_t i = group.begin; i < group.end; i += 2) {
         const auto k = static_cast<std::size_t>(i);
+        const auto kb = static_cast<std::size_t>(std::min(i + 1, group.end - 1));
         const double xa = t.x()[k], ya = t.y()[k], za = t.z()[k];
-        const double xb = t.x()[k + 1], yb = t.y()[k + 1], zb = t.z()[k + 1];
+        const double xb = t.x()[kb], yb = t.y()[kb], zb = t.z()[kb];
         double axa = 0.0, aya = 0.0, aza = 0.0, pha = 0.0;
         double axb = 0.0, ayb = 0.0, azb = 0.0, phb = 0.0;
+        // Body-body part: the same softened kernel as DirectGravity.
 #pragma omp simd reduction(+ : axa, aya, aza, pha, axb, ayb, azb, phb)
         for (std::size_t j = 0; j < np; ++j) {
             add_body_field<Softened>(xs[j] - xa, ys[j] - ya, zs[j] - za, ms[j], eps2, axa, aya, aza,
@@ -106,6 +107,7 @@ RUBBLE_INLINE void group_field(const tree::Octree& t, const tree::Node& group, c
             add_body_field<Softened>(xs[j] - xb, ys[j] - yb, zs[j] - zb, ms[j], eps2, axb, ayb, azb,
                                      phb);
         }
+        // Body-node part: the multipole expansion at offset x_i - com.
 #pragma omp simd reduction(+ : axa, aya, aza, pha, axb, ayb, azb, phb)
         for (std::size_t c = 0; c < nc; ++c) {
             tree::multipole_field<Order>(xa - cx[c], ya - cy[c], za - cz[c], cm[c], w + c, nc, pha,
@@ -117,29 +119,10 @@ RUBBLE_INLINE void group_field(const tree::Octree& t, const tree::Node& group, c
         ay_out[k] = aya;
         az_out[k] = aza;
         phi_out[k] = pha;
-        ax_out[k + 1] = axb;
-        ay_out[k + 1] = ayb;
-        az_out[k + 1] = azb;
-        phi_out[k + 1] = phb;
-    }
-    for (; i < group.end; ++i) {
-        const auto k = static_cast<std::size_t>(i);
-        const double xi = t.x()[k], yi = t.y()[k], zi = t.z()[k];
-        double ax = 0.0, ay = 0.0, az = 0.0, phi = 0.0;
-        // Body-body part: the same softened kernel as DirectGravity.
-#pragma omp simd reduction(+ : ax, ay, az, phi)
-        for (std::size_t j = 0; j < np; ++j)
-            add_body_field<Softened>(xs[j] - xi, ys[j] - yi, zs[j] - zi, ms[j], eps2, ax, ay, az,
-                                     phi);
-            // Body-node part: the multipole expansion at offset x_i - com.
-#pragma omp simd reduction(+ : ax, ay, az, phi)
-        for (std::size_t c = 0; c < nc; ++c)
-            tree::multipole_field<Order>(xi - cx[c], yi - cy[c], zi - cz[c], cm[c], w + c, nc, phi,
-                                         ax, ay, az, eps2);
-        ax_out[k] = ax;
-        ay_out[k] = ay;
-        az_out[k] = az;
-        phi_out[k] = phi;
+        ax_out[kb] = axb;
+        ay_out[kb] = ayb;
+        az_out[kb] = azb;
+        phi_out[kb] = phb;
     }
 }
 
@@ -208,22 +191,7 @@ void TreeGravity::compute(std::span<const Vec3> pos, std::span<const double> mas
     // group amortises the walk and the gathering of node data over up to group_size bodies;
     // the nearest-point criterion makes the lists longer for the group's inner bodies (more
     // accurate, more interactions), which the kernels absorb better (docs/tree.md).
-    groups_.clear();
-    {
-        std::int32_t stack[8 * tree::morton_levels + 8];
-        int top = 0;
-        stack[top++] = 0;
-        while (top > 0) {
-            const std::int32_t k = stack[--top];
-            const tree::Node& nd = nodes[static_cast<std::size_t>(k)];
-            if (nd.leaf() || nd.count() <= group_size_) {
-                if (nd.count() > 0) groups_.push_back(k);
-                continue;
-            }
-            for (std::int32_t c = nd.child_count - 1; c >= 0; --c)
-                stack[top++] = nd.first_child + c;
-        }
-    }
+    tree_.groups(group_size_, groups_);
     const auto group_count = static_cast<std::ptrdiff_t>(groups_.size());
     double pp = 0.0, pc = 0.0;
 #pragma omp parallel reduction(+ : pp, pc)

@@ -83,8 +83,7 @@ private:
     std::vector<std::vector<Neighbour>> extra_; // partners found by renew()
     std::vector<std::int32_t> touched_;         // indices with non-empty extra_
     std::vector<CandidatePair> pairs_;
-    std::vector<std::int32_t> group_leaves_, group_node_; // leaves by group, group nodes
-    std::vector<std::size_t> group_first_;                // CSR into group_leaves_
+    std::vector<std::int32_t> group_node_; // search groups (tree node indices)
     double skin_ = 0.0;
     double box_ = 0.0;
     std::int64_t renewals_ = 0;
