@@ -15,7 +15,8 @@ using namespace rubble;
 
 namespace {
 
-// args: lattice side k (N = k^3), packing fraction x 100, drift length in mean free times.
+// args: lattice side k (N = k^3), packing fraction x 100, drift length in mean free times,
+// neighbourhood skin x 100 (collisions.skin).
 void BM_GranularGasDrift(benchmark::State& state) {
     const auto k = static_cast<int>(state.range(0));
     const double phi = static_cast<double>(state.range(1)) / 100.0;
@@ -23,6 +24,7 @@ void BM_GranularGasDrift(benchmark::State& state) {
     collisions::CollisionConfig c;
     c.eps_n = 1.0;
     c.periodic_box = gas.box;
+    c.skin = static_cast<double>(state.range(3)) / 100.0;
     collisions::EventDrivenDrift engine(c);
     // Enskog collision frequency (granular_gas_test.cpp): omega = 4 n d^2 g sqrt(pi T / m).
     const double d = 2.0 * gas.radius;
@@ -31,12 +33,14 @@ void BM_GranularGasDrift(benchmark::State& state) {
     double t = 0.0;
     for (int m = 0; m < 5; ++m, t += h) // melt the lattice before timing
         (void)engine.drift(gas.bodies, h, t);
-    std::int64_t collisions = 0, renewals = 0;
+    std::int64_t collisions = 0, renewals = 0, stale = 0, pairs = 0;
     for (auto _ : state) {
         const auto s = engine.drift(gas.bodies, h, t);
         t += h;
         collisions += s.collisions;
         renewals += s.renewals;
+        stale += s.stale_events;
+        pairs += s.candidate_pairs;
     }
     const auto n = static_cast<double>(gas.bodies.size());
     state.counters["N"] = n;
@@ -44,15 +48,23 @@ void BM_GranularGasDrift(benchmark::State& state) {
         benchmark::Counter(static_cast<double>(collisions), benchmark::Counter::kIsRate);
     state.counters["coll/body/step"] =
         static_cast<double>(collisions) / (n * static_cast<double>(state.iterations()));
+    state.counters["stale/coll"] =
+        static_cast<double>(stale) / static_cast<double>(std::max<std::int64_t>(collisions, 1));
+    state.counters["neighbours/body"] =
+        2.0 * static_cast<double>(pairs) / (n * static_cast<double>(state.iterations()));
     state.counters["renewals/coll"] =
         static_cast<double>(renewals) / static_cast<double>(std::max<std::int64_t>(collisions, 1));
 }
 BENCHMARK(BM_GranularGasDrift)
-    ->Args({22, 30, 1})
-    ->Args({22, 30, 4})
-    ->Args({22, 5, 1})
-    ->Args({46, 30, 1})
-    ->Args({100, 30, 1})
+    ->Args({10, 30, 4, 50})
+    ->Args({22, 30, 1, 25})
+    ->Args({22, 30, 1, 50})
+    ->Args({22, 30, 1, 100})
+    ->Args({22, 30, 4, 50})
+    ->Args({22, 5, 1, 50})
+    ->Args({22, 5, 1, 100})
+    ->Args({46, 30, 1, 50})
+    ->Args({100, 30, 1, 50})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->MinTime(2.0);

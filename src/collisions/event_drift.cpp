@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -20,23 +21,32 @@
 namespace rubble::collisions {
 namespace {
 
+// No collision within the drift (later than any event, never queued).
+CollisionEvent no_collision(std::int32_t i) {
+    return CollisionEvent{std::numeric_limits<double>::infinity(), i, exit_event, 0, 0, self_image};
+}
+
 Vec3 shift_of(std::int8_t image, double box) {
     return box > 0.0 ? image_shift(image, box) : Vec3::Zero();
 }
 
-// Overlaps among the listed pairs: an overlapping pair's regions always meet, so the candidate
-// list holds them all and no second search is needed.
-std::vector<Overlap> find_overlaps(const Bodies& b, const std::vector<CandidatePair>& pairs,
-                                   double box, double tolerance, double& max_relative) {
+// Overlaps among neighbours: an overlapping pair's neighbourhoods always meet, so no second
+// search is needed.
+std::vector<Overlap> find_overlaps(const Bodies& b, const NeighbourLists& nl, double box,
+                                   double tolerance, double& max_relative) {
     std::vector<Overlap> out;
-    for (const CandidatePair& p : pairs) {
-        const auto i = static_cast<std::size_t>(p.i), j = static_cast<std::size_t>(p.j);
-        const Vec3 s = shift_of(p.image, box);
-        const double sigma = b.radius[i] + b.radius[j];
-        const double depth = sigma - (b.pos[j] + s - b.pos[i]).norm();
-        if (!(depth > tolerance * sigma)) continue;
-        max_relative = std::max(max_relative, depth / sigma);
-        out.push_back(Overlap{p.i, p.j, s, depth});
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        const auto si = static_cast<std::int32_t>(i);
+        nl.for_each_neighbour(si, [&](std::int32_t nj) {
+            if (nj < si) return; // each pair once
+            const auto j = static_cast<std::size_t>(nj);
+            const Vec3 s = shift_of(nl.image_of(si, nj), box);
+            const double sigma = b.radius[i] + b.radius[j];
+            const double depth = sigma - (b.pos[j] + s - b.pos[i]).norm();
+            if (!(depth > tolerance * sigma)) return;
+            max_relative = std::max(max_relative, depth / sigma);
+            out.push_back(Overlap{si, nj, s, depth});
+        });
     }
     return out;
 }
@@ -68,52 +78,93 @@ std::optional<CollisionEvent> EventDrivenDrift::predict_pair(const Bodies& b, st
     return CollisionEvent{*t, i, j, count_[ui], count_[uj], image};
 }
 
+std::optional<CollisionEvent> EventDrivenDrift::predict_exit(const Bodies& b, std::int32_t i,
+                                                             double now, double h) const {
+    const auto k = static_cast<std::size_t>(i);
+    const Vec3 x = b.pos[k] + (now - time_[k]) * b.vel[k];
+    const double t = now + neighbours_.exit_time(i, x, b.vel[k]);
+    if (!(t <= h)) return std::nullopt;
+    return CollisionEvent{t, i, exit_event, count_[k], neighbours_.generation(i), self_image};
+}
+
 void EventDrivenDrift::predict_initial(const Bodies& b, double h) {
-    const auto& pairs = search_.pairs();
-    std::vector<CollisionEvent> events(pairs.size());
-    std::vector<std::uint8_t> found(pairs.size(), 0);
-    const auto n = static_cast<std::ptrdiff_t>(pairs.size());
+    // Each body's earliest event (Rapaport 2004, The Art of Molecular Dynamics Simulation,
+    // sec. 14.2): the queue holds O(N) events instead of O(pairs). Both bodies of a pair
+    // predict it, bitwise alike (predict_pair), which costs less than a shared pair list.
+    const std::size_t n = b.size();
+    std::vector<CollisionEvent> best(n);
+    std::vector<std::uint8_t> found(n, 0);
+    const LaterEvent later;
+    const auto count = static_cast<std::ptrdiff_t>(n);
 #pragma omp parallel for schedule(static)
-    for (std::ptrdiff_t k = 0; k < n; ++k) {
-        const CandidatePair& p = pairs[static_cast<std::size_t>(k)];
-        const auto e = predict_pair(b, p.i, p.j, p.image, h);
-        if (e) {
-            events[static_cast<std::size_t>(k)] = *e;
+    for (std::ptrdiff_t k = 0; k < count; ++k) {
+        const auto i = static_cast<std::int32_t>(k);
+        CollisionEvent earliest = no_collision(i);
+        neighbours_.for_each_neighbour(i, [&](std::int32_t j) {
+            const auto e = predict_pair(b, i, j, neighbours_.image_of(i, j), h);
+            if (e && later(earliest, *e)) earliest = *e;
+        });
+        next_collision_[static_cast<std::size_t>(k)] = earliest;
+        const auto exit = predict_exit(b, i, 0.0, h);
+        if (exit && later(earliest, *exit)) earliest = *exit;
+        if (earliest.time <= h) {
+            best[static_cast<std::size_t>(k)] = earliest;
             found[static_cast<std::size_t>(k)] = 1;
         }
     }
-    // Only each body's earliest event enters the queue (Rapaport 2004, The Art of Molecular
-    // Dynamics Simulation, sec. 14.2): the queue holds O(N) events instead of O(pairs).
-    const LaterEvent later;
-    std::vector<std::int64_t> best(b.size(), -1);
-    for (std::size_t k = 0; k < events.size(); ++k) {
+    for (std::size_t k = 0; k < n; ++k) {
         if (!found[k]) continue;
-        for (const std::int32_t body : {events[k].i, events[k].j}) {
-            std::int64_t& slot = best[static_cast<std::size_t>(body)];
-            if (slot < 0 || later(events[static_cast<std::size_t>(slot)], events[k]))
-                slot = static_cast<std::int64_t>(k);
-        }
-    }
-    for (std::size_t body = 0; body < best.size(); ++body) {
-        const std::int64_t k = best[body];
-        if (k < 0) continue;
-        const CollisionEvent& e = events[static_cast<std::size_t>(k)];
+        const CollisionEvent& e = best[k];
         // An event that is both bodies' earliest is queued once, from its first body.
-        if (static_cast<std::int32_t>(body) == e.j && best[static_cast<std::size_t>(e.i)] == k)
+        if (e.j != exit_event && static_cast<std::int32_t>(k) == e.j &&
+            found[static_cast<std::size_t>(e.i)] &&
+            !later(best[static_cast<std::size_t>(e.i)], e) &&
+            !later(e, best[static_cast<std::size_t>(e.i)]))
             continue;
         queue_.push(e);
     }
 }
 
-void EventDrivenDrift::predict_for(const Bodies& b, std::int32_t i, std::int32_t skip, double h) {
-    std::optional<CollisionEvent> earliest;
+void EventDrivenDrift::predict_for(const Bodies& b, std::int32_t i, std::int32_t skip, double now,
+                                   double h) {
     const LaterEvent later;
-    search_.for_each_neighbour(i, [&](const Neighbour& nb) {
-        if (nb.j == skip || !alive_[static_cast<std::size_t>(nb.j)]) return;
-        const auto e = predict_pair(b, i, nb.j, nb.image, h);
-        if (e && (!earliest || later(*earliest, *e))) earliest = e;
+    CollisionEvent earliest = no_collision(i);
+    neighbours_.for_each_neighbour(i, [&](std::int32_t j) {
+        if (j == skip || !alive_[static_cast<std::size_t>(j)]) return;
+        const auto e = predict_pair(b, i, j, neighbours_.image_of(i, j), h);
+        if (e && later(earliest, *e)) earliest = *e;
     });
-    if (earliest) queue_.push(*earliest);
+    next_collision_[static_cast<std::size_t>(i)] = earliest;
+    const auto exit = predict_exit(b, i, now, h);
+    if (exit && later(earliest, *exit)) earliest = *exit;
+    if (earliest.time <= h) queue_.push(earliest);
+}
+
+void EventDrivenDrift::predict_after_exit(const Bodies& b, std::int32_t i, double now, double h) {
+    // An exit leaves i's path unchanged, so its earliest collision with an old neighbour is
+    // the one kept, as long as that partner has not collided since (if it has, it was
+    // predicted again then, and the kept one says nothing about i's other neighbours).
+    // A pair skipped when it was kept is covered by its partner's event.
+    CollisionEvent earliest = next_collision_[static_cast<std::size_t>(i)];
+    if (std::isfinite(earliest.time)) {
+        const std::int32_t other = earliest.i == i ? earliest.j : earliest.i;
+        const std::uint32_t then = earliest.i == i ? earliest.cj : earliest.ci;
+        if (count_[static_cast<std::size_t>(other)] != then ||
+            !alive_[static_cast<std::size_t>(other)]) {
+            predict_for(b, i, -1, now, h);
+            return;
+        }
+    }
+    const LaterEvent later;
+    for (const std::int32_t j : neighbours_.added()) {
+        if (!alive_[static_cast<std::size_t>(j)]) continue;
+        const auto e = predict_pair(b, i, j, neighbours_.image_of(i, j), h);
+        if (e && later(earliest, *e)) earliest = *e;
+    }
+    next_collision_[static_cast<std::size_t>(i)] = earliest;
+    const auto exit = predict_exit(b, i, now, h);
+    if (exit && later(earliest, *exit)) earliest = *exit;
+    if (earliest.time <= h) queue_.push(earliest);
 }
 
 void EventDrivenDrift::advance(Bodies& b, std::int32_t i, double t) {
@@ -124,12 +175,6 @@ void EventDrivenDrift::advance(Bodies& b, std::int32_t i, double t) {
     b.orientation[k] = integrate::rotate_by_spin(b.orientation[k], b.spin[k], dt);
     b.free_path[k] += dt * b.vel[k].norm();
     time_[k] = t;
-}
-
-void EventDrivenDrift::keep_region(const Bodies& b, std::int32_t i, double h) {
-    const auto k = static_cast<std::size_t>(i);
-    const Vec3 to = b.pos[k] + (h - time_[k]) * b.vel[k];
-    if (!search_.inside(i, b.pos[k], to, b.radius[k])) search_.renew(i, b.pos[k], to, b.radius[k]);
 }
 
 void EventDrivenDrift::collide(Bodies& b, const CollisionEvent& e, double t0, DriftStats& stats) {
@@ -191,9 +236,9 @@ void EventDrivenDrift::collide(Bodies& b, const CollisionEvent& e, double t0, Dr
 
 DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
     DriftStats stats;
-    search_.build(b, h, config_.skin, config_.periodic_box);
+    stats.rebuilt = neighbours_.prepare(b, h, config_.skin, config_.periodic_box);
 
-    std::vector<Overlap> overlaps = find_overlaps(b, search_.pairs(), config_.periodic_box,
+    std::vector<Overlap> overlaps = find_overlaps(b, neighbours_, config_.periodic_box,
                                                   config_.overlap_tolerance, stats.max_overlap);
     stats.overlaps = static_cast<std::int64_t>(overlaps.size());
     if (!overlaps.empty()) {
@@ -202,56 +247,79 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
         for (const std::uint8_t r : removed)
             stats.merges += r;
         remove_flagged(b, removed);
-        search_.build(b, h, config_.skin, config_.periodic_box); // positions changed
+        neighbours_.rebuild(b, config_.skin, config_.periodic_box); // positions changed
+        stats.rebuilt = true;
     }
 
     const std::size_t n = b.size();
-    stats.candidate_pairs = static_cast<std::int64_t>(search_.pairs().size());
+    stats.candidate_pairs = neighbours_.pair_count();
     time_.assign(n, 0.0);
     count_.assign(n, 0);
     alive_.assign(n, 1);
+    next_collision_.resize(n);
     queue_.clear();
     predict_initial(b, h);
 
-    // Invariant (Rapaport 2004, sec. 14.2): each body's queued event is no later than its
-    // next collision. A collision re-predicts its two bodies; an event that comes up stale
-    // because one of its bodies collided meanwhile re-predicts the other one, whose path has
-    // not changed but whose earliest event is gone.
+    // Invariant (Rapaport 2004, sec. 14.2): for every pair, one of its bodies has a queued
+    // event no later than the pair's next collision, and every body has one no later than
+    // its exit. A collision re-predicts its two bodies; an exit renews the neighbourhood and
+    // re-predicts the body (new neighbours included); an event that comes up stale because
+    // one of its bodies changed meanwhile re-predicts the other one, whose path has not
+    // changed but whose earliest event is gone.
     while (!queue_.empty()) {
         const CollisionEvent e = queue_.top();
         queue_.pop();
-        const auto i = static_cast<std::size_t>(e.i), j = static_cast<std::size_t>(e.j);
+        const auto i = static_cast<std::size_t>(e.i);
+        if (e.j == exit_event) {
+            // Stale if i collided or was renewed since: it was re-predicted then.
+            if (count_[i] != e.ci || neighbours_.generation(e.i) != e.cj || !alive_[i]) {
+                ++stats.stale_events;
+                continue;
+            }
+            // The body itself stays where it was last brought (only collisions move bodies, so
+            // the sequence of collisions does not depend on the neighbourhoods).
+            neighbours_.renew(e.i, b.pos[i] + (e.time - time_[i]) * b.vel[i], b.radius[i]);
+            predict_after_exit(b, e.i, e.time, h);
+            continue;
+        }
+        const auto j = static_cast<std::size_t>(e.j);
         const bool i_same = count_[i] == e.ci && alive_[i];
         const bool j_same = count_[j] == e.cj && alive_[j];
         if (!i_same || !j_same) {
             ++stats.stale_events;
-            if (i_same) predict_for(b, e.i, -1, h);
-            if (j_same) predict_for(b, e.j, -1, h);
+            if (i_same) predict_for(b, e.i, -1, e.time, h);
+            if (j_same) predict_for(b, e.j, -1, e.time, h);
             continue;
         }
         advance(b, e.i, e.time);
         advance(b, e.j, e.time);
         collide(b, e, t0, stats);
-        // The two (or the merged one) move differently now: keep their regions honest, then
-        // predict their next collisions.
-        for (const std::int32_t k : {e.i, e.j})
-            if (alive_[static_cast<std::size_t>(k)]) keep_region(b, k, h);
-        if (alive_[i]) predict_for(b, e.i, e.j, h);
-        if (alive_[j]) predict_for(b, e.j, -1, h);
+        // A merged body has a new centre and radius: a new neighbourhood.
+        if (config_.outcome == ContactOutcome::merge) {
+            const std::int32_t keep = alive_[i] ? e.i : e.j;
+            const auto k = static_cast<std::size_t>(keep);
+            neighbours_.renew(keep, b.pos[k], b.radius[k]);
+        }
+        if (alive_[i]) predict_for(b, e.i, e.j, e.time, h);
+        if (alive_[j]) predict_for(b, e.j, -1, e.time, h);
     }
 
     for (std::size_t k = 0; k < n; ++k)
         if (alive_[k]) advance(b, static_cast<std::int32_t>(k), h);
     if (config_.periodic_box > 0.0)
-        for (Vec3& x : b.pos)
-            x = wrap_into_box(x, config_.periodic_box);
+        for (std::size_t k = 0; k < n; ++k) {
+            const Vec3 w = wrap_into_box(b.pos[k], config_.periodic_box);
+            // The neighbourhood moves with its body, so images between centres are unchanged.
+            neighbours_.shift(static_cast<std::int32_t>(k), w - b.pos[k]);
+            b.pos[k] = w;
+        }
     if (std::find(alive_.begin(), alive_.end(), std::uint8_t{0}) != alive_.end()) {
         std::vector<std::uint8_t> removed(n, 0);
         for (std::size_t k = 0; k < n; ++k)
             removed[k] = alive_[k] ? 0 : 1;
-        remove_flagged(b, removed);
+        remove_flagged(b, removed); // the lists are rebuilt at the next drift
     }
-    stats.renewals = search_.renewals();
+    stats.renewals = neighbours_.renewals();
     return stats;
 }
 

@@ -147,9 +147,9 @@ std::vector<ParamSpec> make_specs() {
         non_negative("collisions.overlap_tolerance", "", "1e-8",
                      "Overlaps shallower than this fraction of R1 + R2 count as contact "
                      "(round-off)"),
-        non_negative("collisions.skin", "", "0.25",
-                     "Margin of the candidate search in units of each radius: larger lists, "
-                     "fewer searches after collisions"),
+        positive("collisions.skin", "", "0.5",
+                 "Neighbourhood margin in units of each radius: how far a body moves before its "
+                 "neighbours are searched again; larger means longer lists, fewer searches"),
         integer("collisions.max_per_body", "100000",
                 "Collisions of one body within one drift before the run stops as an inelastic "
                 "collapse",

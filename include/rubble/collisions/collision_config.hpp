@@ -39,7 +39,7 @@ struct CollisionConfig {
     double f_crit = 0.0;     ///< elastic if a body moved < f_crit R since its last collision
     OverlapStrategy overlaps = OverlapStrategy::abort;
     double overlap_tolerance = 1e-8;    ///< overlap depths below this fraction of R1+R2 are contact
-    double skin = 0.25;                 ///< candidate-search margin, in units of each body's radius
+    double skin = 0.5;                  ///< neighbourhood margin, in units of each body's radius
     std::int64_t max_per_body = 100000; ///< collisions of one body in one drift before giving up
     double periodic_box = 0.0;          ///< m, side of a periodic cube centred at 0 (0: open)
     bool log = false;                   ///< keep a record of every collision

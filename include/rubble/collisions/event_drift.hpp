@@ -18,9 +18,9 @@
 #include <optional>
 #include <vector>
 
-#include "rubble/collisions/candidate_search.hpp"
 #include "rubble/collisions/collision_config.hpp"
 #include "rubble/collisions/event_queue.hpp"
+#include "rubble/collisions/neighbour_lists.hpp"
 #include "rubble/core/bodies.hpp"
 
 namespace rubble::collisions {
@@ -41,8 +41,9 @@ struct DriftStats {
     std::int64_t elastic_by_guard = 0; ///< made elastic by v_min or f_crit
     std::int64_t overlaps = 0;         ///< overlapping pairs found at the start
     double max_overlap = 0.0;          ///< largest overlap depth / (R1 + R2) at the start
-    std::int64_t candidate_pairs = 0;  ///< pairs listed by the tree search
-    std::int64_t renewals = 0;         ///< regions renewed after collisions
+    std::int64_t candidate_pairs = 0;  ///< neighbouring pairs at the start
+    std::int64_t renewals = 0;         ///< neighbourhoods renewed (exit events)
+    bool rebuilt = false;              ///< neighbour lists rebuilt (bodies changed)
     std::int64_t stale_events = 0;     ///< predictions dropped because a body collided first
 };
 
@@ -64,21 +65,29 @@ public:
 
 private:
     void predict_initial(const Bodies& b, double h);
-    void predict_for(const Bodies& b, std::int32_t i, std::int32_t skip, double h);
+    /// Queues i's earliest event after `now` (collision with a neighbour other than skip, or
+    /// exit), if it falls within the drift, and keeps its earliest collision.
+    void predict_for(const Bodies& b, std::int32_t i, std::int32_t skip, double now, double h);
+    /// After i's exit: its new neighbours only, when its kept earliest collision still holds.
+    void predict_after_exit(const Bodies& b, std::int32_t i, double now, double h);
     /// The pair's contact within the drift, as an event, or nothing.
     [[nodiscard]] std::optional<CollisionEvent> predict_pair(const Bodies& b, std::int32_t i,
                                                              std::int32_t j, std::int8_t image,
                                                              double h) const;
     void advance(Bodies& b, std::int32_t i, double t);
     void collide(Bodies& b, const CollisionEvent& e, double t0, DriftStats& stats);
-    void keep_region(const Bodies& b, std::int32_t i, double h);
+    /// The event of i leaving its neighbourhood, if within the drift.
+    [[nodiscard]] std::optional<CollisionEvent> predict_exit(const Bodies& b, std::int32_t i,
+                                                             double now, double h) const;
 
     CollisionConfig config_;
-    CandidateSearch search_;
+    NeighbourLists neighbours_; // kept from drift to drift
     EventQueue queue_;
     std::vector<double> time_;         // time each body was last advanced to (s into the drift)
     std::vector<std::uint32_t> count_; // collisions of each body in this drift
     std::vector<std::uint8_t> alive_;  // 0 once merged into another
+    // Each body's earliest collision from its last prediction (time > h: none).
+    std::vector<CollisionEvent> next_collision_;
     std::vector<CollisionRecord> log_;
 };
 

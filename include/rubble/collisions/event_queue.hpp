@@ -12,11 +12,14 @@
 
 namespace rubble::collisions {
 
+inline constexpr std::int32_t exit_event = -1;
+
+/// A predicted collision of i and j, or (j = exit_event) body i leaving its neighbourhood.
 struct CollisionEvent {
     double time;       ///< s from the start of the drift
-    std::int32_t i, j; ///< body indices, i < j
+    std::int32_t i, j; ///< body indices, i < j; j = exit_event for an exit
     std::uint32_t ci;  ///< collision count of i when predicted
-    std::uint32_t cj;  ///< collision count of j when predicted
+    std::uint32_t cj;  ///< collision count of j when predicted (exit: i's neighbourhood generation)
     std::int8_t image; ///< periodic image through which i sees j (periodic.hpp)
 };
 

@@ -2,6 +2,7 @@
 #pragma once
 // When do two spheres moving on straight lines touch? The drift of the KDK leapfrog is linear
 // in velocity, so collisions inside a drift are predicted exactly (DESIGN.md).
+#include <cmath>
 #include <optional>
 
 #include "rubble/core/hostdevice.hpp"
@@ -20,7 +21,21 @@ namespace rubble::collisions {
 /// unnoticed; the root is taken in the form t = c / (-b + sqrt(D)), which has no cancellation
 /// (b < 0 there), with D = b^2 - a c evaluated as a sigma^2 - |r x v|^2 so that small spheres
 /// far apart keep their digits; receding pairs (b >= 0) and misses (D < 0) give nothing.
-[[nodiscard]] std::optional<double> predict_contact(const Vec3& r, const Vec3& v, double sigma);
+[[nodiscard]] inline std::optional<double> predict_contact(const Vec3& r, const Vec3& v,
+                                                           double sigma) {
+    const double b = r.dot(v);
+    if (!(b < 0.0)) return std::nullopt; // receding, at rest relative to each other, or NaN
+    const double c = r.squaredNorm() - sigma * sigma;
+    if (c <= 0.0) return 0.0; // touching or overlapping and approaching: now
+    const double a = v.squaredNorm();
+    // b^2 - a c written as a sigma^2 - |r x v|^2 (Lagrange's identity): for small spheres far
+    // apart b^2 and a c are huge and nearly equal, and their difference would lose most digits.
+    const double discriminant = a * sigma * sigma - r.cross(v).squaredNorm();
+    if (discriminant < 0.0) return std::nullopt; // they pass each other
+    // Smaller root (-b - sqrt(D)) / a written as c / (-b + sqrt(D)): both terms positive, no
+    // cancellation.
+    return c / (-b + std::sqrt(discriminant));
+}
 
 /// Absolute time (s, >= now) at which two bodies touch, from states kept lazily at their own
 /// times (each body is advanced only when it collides): body 1 at x1 at time t1 moving with

@@ -108,6 +108,32 @@ TEST_P(AgainstBruteForce, SameCollisionsInTheSameOrderAtTheSameTimes) {
     EXPECT_GT(stats.renewals, 0) << "velocities changed enough to need new regions";
 }
 
+// Sizes spread over a factor 10 (neighbourhoods on four grid levels, pairs across levels).
+TEST(EventDrift, PolydisperseGasMatchesBruteForce) {
+    test::Gas gas = test::lattice_gas(2000, 0.5, 1.0, 5);
+    ic::Rng rng(17);
+    for (std::size_t i = 0; i < gas.bodies.size(); ++i) {
+        gas.bodies.radius[i] *= std::pow(10.0, -std::pow(rng.uniform(), 2.0));
+        gas.bodies.inertia[i] =
+            Vec3::Constant(0.4 * gas.bodies.mass[i] * gas.bodies.radius[i] * gas.bodies.radius[i]);
+        gas.bodies.spin[i] = rng.unit_vector();
+    }
+    CollisionConfig c;
+    c.eps_n = 0.8;
+    c.eps_t = 0.7;
+    c.log = true;
+    const double h = 1.0;
+    const auto reference = brute_force_sequence(gas.bodies, h, Restitution{c.eps_n, c.eps_t});
+    EventDrivenDrift engine(c);
+    const DriftStats stats = engine.drift(gas.bodies, h, 0.0);
+    const auto log = engine.take_log();
+    ASSERT_GT(reference.size(), 1000u) << "the test needs a busy system";
+    ASSERT_EQ(log.size(), reference.size());
+    for (std::size_t k = 0; k < log.size(); ++k)
+        ASSERT_EQ((Hit{log[k].time, log[k].id1, log[k].id2}), reference[k]) << "collision " << k;
+    EXPECT_GT(stats.renewals, 0);
+}
+
 INSTANTIATE_TEST_SUITE_P(DenseGases, AgainstBruteForce,
                          ::testing::Combine(::testing::Values(0.3, 0.5),
                                             ::testing::Values(1u, 2u, 3u)));

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Which pairs can collide: the neighbour finder of the event-driven drift, after the
+// neighbour-list method of Donev, Torquato & Stillinger 2005 (J. Comput. Phys. 202, 737,
+// sec. 3.2) for event-driven hard particles.
+//
+// Each body i owns a neighbourhood: a sphere of radius R_i (1 + skin) around a fixed centre
+// c_i. The body's sphere stays inside it, because the engine queues an exit event for the
+// moment its centre would have moved skin R_i from c_i, and then gives it a new neighbourhood
+// around where it is (renew). Two bodies are neighbours when their neighbourhoods meet; two
+// bodies that touch lie inside neighbourhoods that meet, so every pair that can collide is a
+// listed pair, whatever the velocities. That makes the lists independent of velocity: kicks
+// leave them valid, and they are kept from one drift to the next, rebuilt only when the set
+// of bodies changes. Centres sit in a cell grid (periodic, or hashed for open space) with
+// cells at least one neighbourhood diameter wide, so a body's new neighbours are among the
+// bodies of the 27 cells around its centre: O(1) per renewal, O(N) per rebuild. Bodies of
+// different sizes sit at different levels of a hierarchical grid (Ogarko & Luding 2012), so a
+// size distribution or a body grown by merging does not make the cells coarse for everyone.
+#include <cstdint>
+#include <vector>
+
+#include "rubble/collisions/periodic.hpp"
+#include "rubble/core/bodies.hpp"
+
+namespace rubble::collisions {
+
+class NeighbourLists {
+public:
+    /// Readies the lists for a drift of h seconds over bodies b. Rebuilt when bodies were
+    /// added, removed, reordered or resized, or skin or box changed (box > 0: periodic cube of
+    /// that side centred at the origin); otherwise kept, with a new neighbourhood for any body
+    /// found outside its own. Returns true when rebuilt. Throws PhysicsError when the periodic
+    /// box is too small for one image per pair.
+    bool prepare(const Bodies& b, double h, double skin, double box);
+
+    /// Rebuilds everything from the bodies' present positions and radii.
+    void rebuild(const Bodies& b, double skin, double box);
+
+    /// Calls f(j) for every neighbour j of i (some may have merged away during the drift).
+    template <class F> void for_each_neighbour(std::int32_t i, F&& f) const {
+        for (const std::int32_t j : list_[static_cast<std::size_t>(i)])
+            f(j);
+    }
+
+    /// The periodic image (periodic.hpp) through which i sees its neighbour j: the one that
+    /// brings their neighbourhoods together (self_image when open).
+    [[nodiscard]] std::int8_t image_of(std::int32_t i, std::int32_t j) const {
+        if (box_ <= 0.0) return self_image;
+        const Vec3 d = centre_[static_cast<std::size_t>(j)] - centre_[static_cast<std::size_t>(i)];
+        int k = 0;
+        for (int a = 0; a < 3; ++a) {
+            // j is seen shifted by +-L or not at all: the image nearest to i (prepare() keeps
+            // centres within half a box of each other's images).
+            const int comp = d[a] > 0.5 * box_ ? -1 : (d[a] < -0.5 * box_ ? 1 : 0);
+            k = 3 * k + comp + 1;
+        }
+        return static_cast<std::int8_t>(k);
+    }
+
+    /// Time (s, >= 0) until a body of i's at x moving with v reaches the edge of the room its
+    /// neighbourhood leaves it, or +infinity when it does not move.
+    [[nodiscard]] double exit_time(std::int32_t i, const Vec3& x, const Vec3& v) const;
+
+    /// Gives body i (radius r, now at x) a new neighbourhood centred at x and finds its
+    /// neighbours.
+    void renew(std::int32_t i, const Vec3& x, double r);
+
+    /// The neighbours the last renew() found that were not neighbours before it.
+    [[nodiscard]] const std::vector<std::int32_t>& added() const { return added_; }
+
+    /// Moves i's neighbourhood with the body when its position is wrapped into the box.
+    void shift(std::int32_t i, const Vec3& s);
+
+    /// Neighbourhoods renewed since the last prepare().
+    [[nodiscard]] std::int64_t renewals() const { return renewals_; }
+
+    /// Number of neighbouring pairs.
+    [[nodiscard]] std::int64_t pair_count() const;
+
+    /// How many times i's neighbourhood has been renewed (an exit event predicted before a
+    /// renewal is stale).
+    [[nodiscard]] std::uint32_t generation(std::int32_t i) const {
+        return generation_[static_cast<std::size_t>(i)];
+    }
+
+private:
+    // A body in a grid bucket, with a copy of what the distance test needs (contiguous) and
+    // the key of its cell (buckets are shared by hashed cells).
+    struct Member {
+        Vec3 centre;
+        double reach;
+        std::uint64_t key;
+        std::int32_t body;
+    };
+    // One level of the hierarchical grid.
+    struct Level {
+        double side = 0.0;         // m, cell side
+        std::int64_t per_side = 0; // cells per box side (periodic only)
+        std::int64_t bodies = 0;   // bodies at this level
+    };
+    [[nodiscard]] int level_for(double reach); // adds levels as needed
+    void cell_of(int level, const Vec3& c, std::int64_t cell[3]) const;
+    [[nodiscard]] static std::uint64_t key_of(int level, const std::int64_t cell[3]);
+    [[nodiscard]] std::size_t bucket_index(std::uint64_t key) const {
+        return static_cast<std::size_t>(key >> bucket_shift_);
+    }
+    [[nodiscard]] double nearest_image(double d) const; // periodic coordinate difference
+    [[nodiscard]] bool meet(const Vec3& ci, double ri, const Vec3& ck, double rk) const;
+    void insert(std::size_t i);
+    void unlink(std::size_t i);
+    // Calls f(Member) for every body at i's level and coarser ones (and finer ones too when
+    // `finer`) whose centre may lie within reach of i's neighbourhood.
+    template <class F> void visit_candidates(std::size_t i, bool finer, F&& f) const;
+
+    std::vector<Vec3> centre_;                    // m
+    std::vector<double> reach_;                   // m, neighbourhood radius R (1 + skin)
+    std::vector<double> room_;                    // m, skin R: how far the body may move
+    std::vector<std::vector<std::int32_t>> list_; // neighbours of each body
+    std::vector<std::uint32_t> generation_;
+    // Hierarchical cell grid of the centres, all levels hashed into one bucket table.
+    std::vector<Level> levels_;
+    double base_side_ = 1.0; // m, cell side of level 0
+    std::vector<int> level_; // of each body
+    std::vector<std::vector<Member>> members_;
+    int bucket_shift_ = 58;                      // bucket = key >> shift
+    std::vector<std::size_t> bucket_;            // of each body
+    std::vector<std::int32_t> slot_;             // of each body in its bucket
+    std::vector<std::int32_t> previous_, added_; // scratch of renew()
+    // What the lists were built for.
+    std::vector<std::int64_t> ids_;
+    std::vector<double> radius_;
+    double skin_ = -1.0;
+    double box_ = 0.0;
+    std::int64_t renewals_ = 0;
+};
+
+} // namespace rubble::collisions

@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: MIT
+#include "rubble/collisions/neighbour_lists.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "rubble/collisions/periodic.hpp"
+#include "rubble/core/error.hpp"
+
+namespace rubble::collisions {
+namespace {
+
+// The engine renews a neighbourhood when its body has used all but this fraction of the room:
+// positions carry round-off, and the margin keeps every body strictly inside, so two touching
+// bodies always have neighbourhoods that meet.
+constexpr double room_margin = 1e-8;
+
+// Cells a little wider than the neighbourhoods they hold: two centres whose neighbourhoods
+// meet are then never more than the computed number of cells apart, round-off included.
+constexpr double cell_slack = 1e-6;
+
+std::int64_t floor_to_cell(double x) {
+    // Clamped so that bodies flung far away (open space) still get a cell.
+    constexpr double limit = 4.0e18;
+    return static_cast<std::int64_t>(std::floor(std::clamp(x, -limit, limit)));
+}
+
+std::int64_t wrap_cell(std::int64_t c, std::int64_t n) {
+    c %= n;
+    return c < 0 ? c + n : c;
+}
+
+} // namespace
+
+int NeighbourLists::level_for(double reach) {
+    // Level l has cells at least base_side_ 2^l wide and holds neighbourhoods of up to half
+    // that (Ogarko & Luding 2012, Comput. Phys. Commun. 183, 931: a hierarchical grid keeps
+    // the search cost independent of the size ratio).
+    int l = 0;
+    double nominal = base_side_;
+    while (nominal < 2.0 * reach * (1.0 + cell_slack)) {
+        nominal *= 2.0;
+        ++l;
+    }
+    while (static_cast<int>(levels_.size()) <= l) {
+        const double side = base_side_ * std::ldexp(1.0, static_cast<int>(levels_.size()));
+        Level level;
+        level.side = side;
+        if (box_ > 0.0) {
+            level.per_side = std::max<std::int64_t>(1, floor_to_cell(box_ / side));
+            level.side = box_ / static_cast<double>(level.per_side);
+        }
+        levels_.push_back(level);
+    }
+    return l;
+}
+
+void NeighbourLists::cell_of(int level, const Vec3& c, std::int64_t cell[3]) const {
+    const Level& lv = levels_[static_cast<std::size_t>(level)];
+    for (int d = 0; d < 3; ++d) {
+        if (box_ > 0.0)
+            cell[d] = wrap_cell(floor_to_cell((c[d] + 0.5 * box_) / lv.side), lv.per_side);
+        else
+            cell[d] = floor_to_cell(c[d] / lv.side);
+    }
+}
+
+namespace {
+// The splitmix64 finaliser (Steele, Lea & Flood 2014, OOPSLA).
+std::uint64_t mix(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+std::uint64_t level_seed(int level) {
+    return mix(static_cast<std::uint64_t>(level) + 0x9E3779B97F4A7C15ULL);
+}
+std::uint64_t chain(std::uint64_t h, std::int64_t c) {
+    return mix(h ^ static_cast<std::uint64_t>(c));
+}
+} // namespace
+
+std::uint64_t NeighbourLists::key_of(int level, const std::int64_t cell[3]) {
+    // The level and the cell coordinates chained through a mixing function: distinct cells
+    // get distinct keys except with probability ~2^-64 (a plain XOR of scaled coordinates
+    // collides among neighbouring cells). The top bits pick the bucket; members carry the
+    // key, so cells sharing a bucket stay apart.
+    return chain(chain(chain(level_seed(level), cell[0]), cell[1]), cell[2]);
+}
+
+void NeighbourLists::insert(std::size_t i) {
+    std::int64_t cell[3];
+    const int l = level_[i];
+    cell_of(l, centre_[i], cell);
+    const std::uint64_t key = key_of(l, cell);
+    const std::size_t k = bucket_index(key);
+    bucket_[i] = k;
+    slot_[i] = static_cast<std::int32_t>(members_[k].size());
+    members_[k].push_back(Member{centre_[i], reach_[i], key, static_cast<std::int32_t>(i)});
+    ++levels_[static_cast<std::size_t>(l)].bodies;
+}
+
+void NeighbourLists::unlink(std::size_t i) {
+    auto& bucket = members_[bucket_[i]];
+    const auto s = static_cast<std::size_t>(slot_[i]);
+    bucket[s] = bucket.back();
+    slot_[static_cast<std::size_t>(bucket[s].body)] = static_cast<std::int32_t>(s);
+    bucket.pop_back();
+    --levels_[static_cast<std::size_t>(level_[i])].bodies;
+}
+
+void NeighbourLists::shift(std::int32_t i, const Vec3& s) {
+    // The periodic cell of the centre is unchanged; the copy in the bucket follows.
+    const auto k = static_cast<std::size_t>(i);
+    centre_[k] += s;
+    members_[bucket_[k]][static_cast<std::size_t>(slot_[k])].centre += s;
+}
+
+double NeighbourLists::nearest_image(double d) const {
+    // Centres stay within a sweep of the box, so this loops at most once (no libm round).
+    while (d > 0.5 * box_)
+        d -= box_;
+    while (d < -0.5 * box_)
+        d += box_;
+    return d;
+}
+
+bool NeighbourLists::meet(const Vec3& ci, double ri, const Vec3& ck, double rk) const {
+    Vec3 d = ck - ci;
+    if (box_ > 0.0)
+        for (int a = 0; a < 3; ++a)
+            d[a] = nearest_image(d[a]);
+    const double s = ri + rk;
+    return d.squaredNorm() <= s * s;
+}
+
+template <class F> void NeighbourLists::visit_candidates(std::size_t i, bool finer, F&& f) const {
+    const int own = level_[i];
+    for (int l = finer ? 0 : own; l < static_cast<int>(levels_.size()); ++l) {
+        const Level& lv = levels_[static_cast<std::size_t>(l)];
+        if (lv.bodies == 0) continue;
+        // Layers of cells within reach: one at the body's own level and above (cells there are
+        // wider than any two neighbourhoods they hold), more at finer levels.
+        std::int64_t m = 1;
+        if (l < own)
+            m = static_cast<std::int64_t>(
+                std::ceil((reach_[i] + 0.5 * lv.side) / lv.side * (1.0 + cell_slack)));
+        std::int64_t cc[3];
+        cell_of(l, centre_[i], cc);
+        const std::uint64_t seed = level_seed(l);
+        const auto visit_key = [&](std::uint64_t key) {
+            for (const Member& mb : members_[bucket_index(key)])
+                if (mb.key == key) f(mb);
+        };
+        const auto visit_cell = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
+            visit_key(chain(chain(chain(seed, x), y), z));
+        };
+        if (m == 1 && (box_ <= 0.0 || lv.per_side >= 3)) {
+            // The common case, 27 cells (neighbouring cells are at most one period off).
+            std::int64_t near[3][3];
+            for (int d = 0; d < 3; ++d)
+                for (int o = 0; o < 3; ++o) {
+                    std::int64_t c = cc[d] + o - 1;
+                    if (box_ > 0.0)
+                        c = c < 0 ? c + lv.per_side : (c >= lv.per_side ? c - lv.per_side : c);
+                    near[d][o] = c;
+                }
+            // Keys built up axis by axis: 39 mixing steps instead of 108.
+            for (const std::int64_t x : near[0]) {
+                const std::uint64_t hx = chain(seed, x);
+                for (const std::int64_t y : near[1]) {
+                    const std::uint64_t hxy = chain(hx, y);
+                    for (const std::int64_t z : near[2])
+                        visit_key(chain(hxy, z));
+                }
+            }
+            continue;
+        }
+        // Every distinct cell within m layers (a periodic grid of fewer than 2m + 1 cells a
+        // side would otherwise repeat cells).
+        std::vector<std::int64_t> axis[3];
+        for (int d = 0; d < 3; ++d) {
+            if (box_ > 0.0 && 2 * m + 1 >= lv.per_side) {
+                for (std::int64_t c = 0; c < lv.per_side; ++c)
+                    axis[d].push_back(c);
+            } else {
+                for (std::int64_t c = cc[d] - m; c <= cc[d] + m; ++c)
+                    axis[d].push_back(box_ > 0.0 ? wrap_cell(c, lv.per_side) : c);
+            }
+        }
+        const double cells = static_cast<double>(axis[0].size()) *
+                             static_cast<double>(axis[1].size()) *
+                             static_cast<double>(axis[2].size());
+        if (cells > static_cast<double>(lv.bodies)) {
+            // More cells than bodies at that level (a large body over a fine level): go
+            // through the level's bodies instead.
+            for (std::size_t k = 0; k < centre_.size(); ++k)
+                if (level_[k] == l) f(members_[bucket_[k]][static_cast<std::size_t>(slot_[k])]);
+            continue;
+        }
+        for (const std::int64_t x : axis[0])
+            for (const std::int64_t y : axis[1])
+                for (const std::int64_t z : axis[2])
+                    visit_cell(x, y, z);
+    }
+}
+
+void NeighbourLists::rebuild(const Bodies& b, double skin, double box) {
+    const std::size_t n = b.size();
+    skin_ = skin;
+    box_ = box;
+    ids_ = b.id;
+    radius_ = b.radius;
+    centre_ = b.pos;
+    reach_.resize(n);
+    room_.resize(n);
+    double smallest = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < n; ++i) {
+        reach_[i] = b.radius[i] * (1.0 + skin);
+        room_[i] = b.radius[i] * skin;
+        smallest = std::min(smallest, reach_[i]);
+    }
+    base_side_ = n > 0 ? 2.0 * smallest * (1.0 + cell_slack) : 1.0;
+    levels_.clear();
+    level_.resize(n);
+    for (std::size_t i = 0; i < n; ++i)
+        level_[i] = level_for(reach_[i]);
+    std::size_t buckets = 64;
+    bucket_shift_ = 58;
+    while (buckets < 2 * n) {
+        buckets *= 2;
+        --bucket_shift_;
+    }
+    members_.resize(buckets);
+    for (auto& m : members_)
+        m.clear();
+    slot_.assign(n, -1);
+    bucket_.assign(n, 0);
+    for (std::size_t i = 0; i < n; ++i)
+        insert(i);
+    list_.resize(n);
+    generation_.assign(n, 0);
+    // Each body looks at its own level and coarser ones; a pair across levels is found from
+    // the finer side only and entered on both sides afterwards.
+    std::vector<std::pair<std::int32_t, std::int32_t>> across;
+    const auto count = static_cast<std::ptrdiff_t>(n);
+#pragma omp parallel
+    {
+        std::vector<std::pair<std::int32_t, std::int32_t>> mine;
+#pragma omp for schedule(static)
+        for (std::ptrdiff_t s = 0; s < count; ++s) {
+            const auto i = static_cast<std::size_t>(s);
+            auto& own = list_[i];
+            own.clear();
+            visit_candidates(i, false, [&](const Member& m) {
+                if (m.body == s || !meet(centre_[i], reach_[i], m.centre, m.reach)) return;
+                if (level_[static_cast<std::size_t>(m.body)] == level_[i])
+                    own.push_back(m.body); // the other side finds this pair too
+                else
+                    mine.emplace_back(static_cast<std::int32_t>(s), m.body);
+            });
+        }
+#pragma omp critical
+        across.insert(across.end(), mine.begin(), mine.end());
+    }
+    for (const auto& [i, k] : across) {
+        list_[static_cast<std::size_t>(i)].push_back(k);
+        list_[static_cast<std::size_t>(k)].push_back(i);
+    }
+    renewals_ = 0;
+}
+
+bool NeighbourLists::prepare(const Bodies& b, double h, double skin, double box) {
+    const std::size_t n = b.size();
+    if (box > 0.0) {
+        // One image per pair (and a body never meeting itself) needs every neighbourhood plus
+        // what its body sweeps in a drift to stay within half the box.
+        double largest = 0.0;
+        for (std::size_t i = 0; i < n; ++i)
+            largest = std::max(largest, b.vel[i].norm() * h + 2.0 * b.radius[i] * (1.0 + skin));
+        if (largest > 0.5 * box)
+            throw PhysicsError("collisions.periodic_box = " + std::to_string(box) +
+                               " m is smaller than twice the largest neighbourhood plus the "
+                               "distance its body sweeps in one drift (" +
+                               std::to_string(largest) +
+                               " m): enlarge it, reduce integrator.dt or collisions.skin");
+    }
+    const bool same =
+        skin == skin_ && box == box_ && n == ids_.size() && b.id == ids_ && b.radius == radius_;
+    if (!same) {
+        rebuild(b, skin, box);
+        return true;
+    }
+    renewals_ = 0;
+    // Normally every body ended the last drift inside its neighbourhood; one that did not
+    // (moved by the caller since) gets a new one.
+    for (std::size_t i = 0; i < n; ++i) {
+        const double room = room_[i] * (1.0 - room_margin);
+        if ((b.pos[i] - centre_[i]).squaredNorm() > room * room)
+            renew(static_cast<std::int32_t>(i), b.pos[i], b.radius[i]);
+    }
+    return false;
+}
+double NeighbourLists::exit_time(std::int32_t i, const Vec3& x, const Vec3& v) const {
+    // Smallest positive root of |p + v t|^2 = rho^2 with p = x - c inside (c0 = p^2 - rho^2
+    // <= 0), in the form without cancellation (as in predict.hpp): the roots' product is
+    // c0 / a <= 0, so one is >= 0.
+    const auto k = static_cast<std::size_t>(i);
+    const Vec3 p = x - centre_[k];
+    const double rho = room_[k] * (1.0 - room_margin);
+    const double a = v.squaredNorm();
+    if (!(a > 0.0)) return std::numeric_limits<double>::infinity();
+    const double bb = p.dot(v);
+    const double c0 = p.squaredNorm() - rho * rho;
+    if (c0 >= 0.0) return 0.0;
+    const double root = std::sqrt(bb * bb - a * c0);
+    return bb > 0.0 ? -c0 / (bb + root) : (root - bb) / a;
+}
+
+void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
+    const auto ui = static_cast<std::size_t>(i);
+    ++renewals_;
+    ++generation_[ui];
+    for (const std::int32_t j : list_[ui]) {
+        auto& other = list_[static_cast<std::size_t>(j)];
+        const auto it = std::find(other.begin(), other.end(), i);
+        if (it != other.end()) {
+            *it = other.back();
+            other.pop_back();
+        }
+    }
+    previous_.assign(list_[ui].begin(), list_[ui].end());
+    list_[ui].clear();
+    unlink(ui);
+    centre_[ui] = x;
+    reach_[ui] = r * (1.0 + skin_);
+    room_[ui] = r * skin_;
+    radius_[ui] = r;
+    level_[ui] = level_for(reach_[ui]); // a merged body may need a coarser level
+    insert(ui);
+    visit_candidates(ui, true, [&](const Member& m) {
+        if (m.body == i || !meet(centre_[ui], reach_[ui], m.centre, m.reach)) return;
+        list_[ui].push_back(m.body);
+        list_[static_cast<std::size_t>(m.body)].push_back(i);
+    });
+    added_.clear();
+    for (const std::int32_t j : list_[ui])
+        if (std::find(previous_.begin(), previous_.end(), j) == previous_.end())
+            added_.push_back(j);
+}
+
+std::int64_t NeighbourLists::pair_count() const {
+    std::size_t total = 0;
+    for (const auto& l : list_)
+        total += l.size();
+    return static_cast<std::int64_t>(total / 2);
+}
+
+} // namespace rubble::collisions
