@@ -87,6 +87,42 @@ std::optional<CollisionEvent> EventDrivenDrift::predict_exit(const Bodies& b, st
     return CollisionEvent{t, i, exit_event, count_[k], neighbours_.generation(i), self_image};
 }
 
+namespace {
+// A kept slot that has been used up: its body must be predicted afresh before relying on it.
+CollisionEvent unknown_collision(std::int32_t i) {
+    return CollisionEvent{-1.0, i, exit_event, 0, 0, self_image};
+}
+bool same_event(const CollisionEvent& a, const CollisionEvent& b) {
+    return a.time == b.time && a.i == b.i && a.j == b.j && a.image == b.image && a.ci == b.ci &&
+           a.cj == b.cj;
+}
+} // namespace
+
+void EventDrivenDrift::keep(Upcoming& u, const CollisionEvent& e) {
+    const LaterEvent later;
+    if (later(u.first, e)) {
+        u.second = u.first;
+        u.first = e;
+    } else if (later(u.second, e)) {
+        u.second = e; // (never replaces an unknown second: that stays unknown)
+    }
+}
+
+bool EventDrivenDrift::still_holds(std::int32_t i, const CollisionEvent& e) const {
+    if (e.time < 0.0) return false;          // unknown
+    if (!std::isfinite(e.time)) return true; // none within the drift
+    const auto other = static_cast<std::size_t>(e.i == i ? e.j : e.i);
+    const std::uint32_t then = e.i == i ? e.cj : e.ci;
+    return count_[other] == then && alive_[other];
+}
+
+void EventDrivenDrift::queue_earliest(const Bodies& b, std::int32_t i, double now, double h) {
+    CollisionEvent earliest = upcoming_[static_cast<std::size_t>(i)].first;
+    const auto exit = predict_exit(b, i, now, h);
+    if (exit && LaterEvent{}(earliest, *exit)) earliest = *exit;
+    if (earliest.time <= h) queue_.push(earliest);
+}
+
 void EventDrivenDrift::predict_initial(const Bodies& b, double h) {
     // Each body's earliest event (Rapaport 2004, The Art of Molecular Dynamics Simulation,
     // sec. 14.2): the queue holds O(N) events instead of O(pairs). Both bodies of a pair
@@ -99,12 +135,13 @@ void EventDrivenDrift::predict_initial(const Bodies& b, double h) {
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t k = 0; k < count; ++k) {
         const auto i = static_cast<std::int32_t>(k);
-        CollisionEvent earliest = no_collision(i);
+        Upcoming u{no_collision(i), no_collision(i)};
         neighbours_.for_each_neighbour(i, [&](std::int32_t j) {
             const auto e = predict_pair(b, i, j, neighbours_.image_of(i, j), h);
-            if (e && later(earliest, *e)) earliest = *e;
+            if (e) keep(u, *e);
         });
-        next_collision_[static_cast<std::size_t>(k)] = earliest;
+        upcoming_[static_cast<std::size_t>(k)] = u;
+        CollisionEvent earliest = u.first;
         const auto exit = predict_exit(b, i, 0.0, h);
         if (exit && later(earliest, *exit)) earliest = *exit;
         if (earliest.time <= h) {
@@ -118,8 +155,7 @@ void EventDrivenDrift::predict_initial(const Bodies& b, double h) {
         // An event that is both bodies' earliest is queued once, from its first body.
         if (e.j != exit_event && static_cast<std::int32_t>(k) == e.j &&
             found[static_cast<std::size_t>(e.i)] &&
-            !later(best[static_cast<std::size_t>(e.i)], e) &&
-            !later(e, best[static_cast<std::size_t>(e.i)]))
+            same_event(best[static_cast<std::size_t>(e.i)], e))
             continue;
         queue_.push(e);
     }
@@ -127,44 +163,50 @@ void EventDrivenDrift::predict_initial(const Bodies& b, double h) {
 
 void EventDrivenDrift::predict_for(const Bodies& b, std::int32_t i, std::int32_t skip, double now,
                                    double h) {
-    const LaterEvent later;
-    CollisionEvent earliest = no_collision(i);
+    Upcoming u{no_collision(i), no_collision(i)};
     neighbours_.for_each_neighbour(i, [&](std::int32_t j) {
         if (j == skip || !alive_[static_cast<std::size_t>(j)]) return;
         const auto e = predict_pair(b, i, j, neighbours_.image_of(i, j), h);
-        if (e && later(earliest, *e)) earliest = *e;
+        if (e) keep(u, *e);
     });
-    next_collision_[static_cast<std::size_t>(i)] = earliest;
-    const auto exit = predict_exit(b, i, now, h);
-    if (exit && later(earliest, *exit)) earliest = *exit;
-    if (earliest.time <= h) queue_.push(earliest);
+    upcoming_[static_cast<std::size_t>(i)] = u;
+    queue_earliest(b, i, now, h);
 }
 
 void EventDrivenDrift::predict_after_exit(const Bodies& b, std::int32_t i, double now, double h) {
-    // An exit leaves i's path unchanged, so its earliest collision with an old neighbour is
-    // the one kept, as long as that partner has not collided since (if it has, it was
-    // predicted again then, and the kept one says nothing about i's other neighbours).
-    // A pair skipped when it was kept is covered by its partner's event.
-    CollisionEvent earliest = next_collision_[static_cast<std::size_t>(i)];
-    if (std::isfinite(earliest.time)) {
-        const std::int32_t other = earliest.i == i ? earliest.j : earliest.i;
-        const std::uint32_t then = earliest.i == i ? earliest.cj : earliest.ci;
-        if (count_[static_cast<std::size_t>(other)] != then ||
-            !alive_[static_cast<std::size_t>(other)]) {
-            predict_for(b, i, -1, now, h);
-            return;
-        }
+    // An exit leaves i's path unchanged, so its earliest collisions with old neighbours are
+    // the ones kept, as long as those partners have not collided since (one that has was
+    // predicted again then, covering its pair). A pair skipped when they were kept is
+    // covered by its partner's event.
+    Upcoming& u = upcoming_[static_cast<std::size_t>(i)];
+    if (!still_holds(i, u.first)) {
+        predict_for(b, i, -1, now, h);
+        return;
     }
-    const LaterEvent later;
+    if (!still_holds(i, u.second)) u.second = unknown_collision(i);
     for (const std::int32_t j : neighbours_.added()) {
         if (!alive_[static_cast<std::size_t>(j)]) continue;
         const auto e = predict_pair(b, i, j, neighbours_.image_of(i, j), h);
-        if (e && later(earliest, *e)) earliest = *e;
+        if (e) keep(u, *e);
     }
-    next_collision_[static_cast<std::size_t>(i)] = earliest;
-    const auto exit = predict_exit(b, i, now, h);
-    if (exit && later(earliest, *exit)) earliest = *exit;
-    if (earliest.time <= h) queue_.push(earliest);
+    queue_earliest(b, i, now, h);
+}
+
+void EventDrivenDrift::predict_after_stale(const Bodies& b, std::int32_t i, const CollisionEvent& e,
+                                           double now, double h) {
+    Upcoming& u = upcoming_[static_cast<std::size_t>(i)];
+    // Not i's latest queued event: that one is still in the queue.
+    if (!same_event(u.first, e)) return;
+    // Every other pair of i is no earlier than the kept second, or involves a body that has
+    // changed since and was predicted then (Rapaport 2004, sec. 14.2: the same argument that
+    // lets only each body's earliest event be queued).
+    if (still_holds(i, u.second)) {
+        u.first = u.second;
+        u.second = unknown_collision(i);
+        queue_earliest(b, i, now, h);
+        return;
+    }
+    predict_for(b, i, -1, now, h);
 }
 
 void EventDrivenDrift::advance(Bodies& b, std::int32_t i, double t) {
@@ -256,7 +298,7 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
     time_.assign(n, 0.0);
     count_.assign(n, 0);
     alive_.assign(n, 1);
-    next_collision_.resize(n);
+    upcoming_.resize(n);
     queue_.clear();
     predict_initial(b, h);
 
@@ -287,8 +329,8 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
         const bool j_same = count_[j] == e.cj && alive_[j];
         if (!i_same || !j_same) {
             ++stats.stale_events;
-            if (i_same) predict_for(b, e.i, -1, e.time, h);
-            if (j_same) predict_for(b, e.j, -1, e.time, h);
+            if (i_same) predict_after_stale(b, e.i, e, e.time, h);
+            if (j_same) predict_after_stale(b, e.j, e, e.time, h);
             continue;
         }
         advance(b, e.i, e.time);

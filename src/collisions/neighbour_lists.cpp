@@ -28,6 +28,9 @@ std::int64_t floor_to_cell(double x) {
     return static_cast<std::int64_t>(std::floor(std::clamp(x, -limit, limit)));
 }
 
+// Cell coordinates within +-packed_half pack into a key exactly (key_of).
+constexpr std::int64_t packed_half = std::int64_t{1} << 19;
+
 std::int64_t wrap_cell(std::int64_t c, std::int64_t n) {
     c %= n;
     return c < 0 ? c + n : c;
@@ -58,13 +61,18 @@ int NeighbourLists::level_for(double reach) {
     return l;
 }
 
-void NeighbourLists::cell_of(int level, const Vec3& c, std::int64_t cell[3]) const {
+Vec3 NeighbourLists::grid_point(const Vec3& c) const {
+    return box_ > 0.0 ? wrap_into_box(c, box_) : c;
+}
+
+void NeighbourLists::cell_of(int level, const Vec3& g, std::int64_t cell[3]) const {
     const Level& lv = levels_[static_cast<std::size_t>(level)];
     for (int d = 0; d < 3; ++d) {
-        if (box_ > 0.0)
-            cell[d] = wrap_cell(floor_to_cell((c[d] + 0.5 * box_) / lv.side), lv.per_side);
+        if (box_ > 0.0) // g is in the box; clamped so that round-off at the top face stays
+            cell[d] = std::clamp<std::int64_t>(floor_to_cell((g[d] + 0.5 * box_) / lv.side), 0,
+                                               lv.per_side - 1);
         else
-            cell[d] = floor_to_cell(c[d] / lv.side);
+            cell[d] = floor_to_cell(g[d] / lv.side);
     }
 }
 
@@ -84,22 +92,31 @@ std::uint64_t chain(std::uint64_t h, std::int64_t c) {
 } // namespace
 
 std::uint64_t NeighbourLists::key_of(int level, const std::int64_t cell[3]) {
-    // The level and the cell coordinates chained through a mixing function: distinct cells
-    // get distinct keys except with probability ~2^-64 (a plain XOR of scaled coordinates
-    // collides among neighbouring cells). The top bits pick the bucket; members carry the
-    // key, so cells sharing a bucket stay apart.
-    return chain(chain(chain(level_seed(level), cell[0]), cell[1]), cell[2]);
+    // The level and the cell coordinates packed into the key when they fit (4 + 3 x 20 bits:
+    // coordinates within +-2^19 cells, the first seven levels), else chained through a mixing
+    // function and marked by the top bit: distinct cells get distinct keys (or, beyond the
+    // packed range, do except with probability ~2^-63). Members carry the key, so cells sharing
+    // a bucket stay apart.
+    constexpr std::int64_t half = packed_half;
+    if (level < 7 && std::abs(cell[0]) < half && std::abs(cell[1]) < half &&
+        std::abs(cell[2]) < half)
+        return static_cast<std::uint64_t>(level + 1) << 60 |
+               static_cast<std::uint64_t>(cell[0] + half) << 40 |
+               static_cast<std::uint64_t>(cell[1] + half) << 20 |
+               static_cast<std::uint64_t>(cell[2] + half);
+    return chain(chain(chain(level_seed(level), cell[0]), cell[1]), cell[2]) | (1ULL << 63);
 }
 
 void NeighbourLists::insert(std::size_t i) {
     std::int64_t cell[3];
     const int l = level_[i];
-    cell_of(l, centre_[i], cell);
+    const Vec3 g = grid_point(centre_[i]);
+    cell_of(l, g, cell);
     const std::uint64_t key = key_of(l, cell);
     const std::size_t k = bucket_index(key);
     bucket_[i] = k;
     slot_[i] = static_cast<std::int32_t>(members_[k].size());
-    members_[k].push_back(Member{centre_[i], reach_[i], key, static_cast<std::int32_t>(i)});
+    members_[k].push_back(Member{g, reach_[i], key, static_cast<std::int32_t>(i)});
     ++levels_[static_cast<std::size_t>(l)].bodies;
 }
 
@@ -113,10 +130,8 @@ void NeighbourLists::unlink(std::size_t i) {
 }
 
 void NeighbourLists::shift(std::int32_t i, const Vec3& s) {
-    // The periodic cell of the centre is unchanged; the copy in the bucket follows.
-    const auto k = static_cast<std::size_t>(i);
-    centre_[k] += s;
-    members_[bucket_[k]][static_cast<std::size_t>(slot_[k])].centre += s;
+    // The grid holds the centre wrapped into the box, which a shift by whole periods keeps.
+    centre_[static_cast<std::size_t>(i)] += s;
 }
 
 double NeighbourLists::nearest_image(double d) const {
@@ -137,8 +152,10 @@ bool NeighbourLists::meet(const Vec3& ci, double ri, const Vec3& ck, double rk) 
     return d.squaredNorm() <= s * s;
 }
 
-template <class F> void NeighbourLists::visit_candidates(std::size_t i, bool finer, F&& f) const {
+template <class F> void NeighbourLists::visit_neighbours(std::size_t i, bool finer, F&& f) const {
     const int own = level_[i];
+    const Vec3 q = grid_point(centre_[i]);
+    const double reach = reach_[i];
     for (int l = finer ? 0 : own; l < static_cast<int>(levels_.size()); ++l) {
         const Level& lv = levels_[static_cast<std::size_t>(l)];
         if (lv.bodies == 0) continue;
@@ -147,40 +164,61 @@ template <class F> void NeighbourLists::visit_candidates(std::size_t i, bool fin
         std::int64_t m = 1;
         if (l < own)
             m = static_cast<std::int64_t>(
-                std::ceil((reach_[i] + 0.5 * lv.side) / lv.side * (1.0 + cell_slack)));
+                std::ceil((reach + 0.5 * lv.side) / lv.side * (1.0 + cell_slack)));
         std::int64_t cc[3];
-        cell_of(l, centre_[i], cc);
-        const std::uint64_t seed = level_seed(l);
-        const auto visit_key = [&](std::uint64_t key) {
-            for (const Member& mb : members_[bucket_index(key)])
-                if (mb.key == key) f(mb);
-        };
-        const auto visit_cell = [&](std::int64_t x, std::int64_t y, std::int64_t z) {
-            visit_key(chain(chain(chain(seed, x), y), z));
-        };
+        cell_of(l, q, cc);
         if (m == 1 && (box_ <= 0.0 || lv.per_side >= 3)) {
-            // The common case, 27 cells (neighbouring cells are at most one period off).
+            // The common case, 27 cells. A periodic neighbour cell across a face is seen
+            // through one period: the query moves by it instead of every member (grid points
+            // are wrapped into the box), so the distance test needs no nearest-image step.
             std::int64_t near[3][3];
+            double moved[3][3];
             for (int d = 0; d < 3; ++d)
                 for (int o = 0; o < 3; ++o) {
                     std::int64_t c = cc[d] + o - 1;
-                    if (box_ > 0.0)
-                        c = c < 0 ? c + lv.per_side : (c >= lv.per_side ? c - lv.per_side : c);
+                    double shift = 0.0;
+                    if (box_ > 0.0 && c < 0) {
+                        c += lv.per_side;
+                        shift = box_;
+                    } else if (box_ > 0.0 && c >= lv.per_side) {
+                        c -= lv.per_side;
+                        shift = -box_;
+                    }
                     near[d][o] = c;
+                    moved[d][o] = q[d] + shift;
                 }
-            // Keys built up axis by axis: 39 mixing steps instead of 108.
-            for (const std::int64_t x : near[0]) {
-                const std::uint64_t hx = chain(seed, x);
-                for (const std::int64_t y : near[1]) {
-                    const std::uint64_t hxy = chain(hx, y);
-                    for (const std::int64_t z : near[2])
-                        visit_key(chain(hxy, z));
-                }
-            }
+            // Keys by parts when they pack (key_of), else one by one.
+            bool packs = l < 7;
+            for (const auto& axis : near)
+                for (const std::int64_t c : axis)
+                    packs = packs && std::abs(c) < packed_half;
+            std::uint64_t part[3][3];
+            for (int d = 0; d < 3; ++d)
+                for (int o = 0; o < 3; ++o)
+                    part[d][o] = static_cast<std::uint64_t>(near[d][o] + packed_half)
+                                 << (40 - 20 * d);
+            const std::uint64_t level_bits = static_cast<std::uint64_t>(l + 1) << 60;
+            for (int ox = 0; ox < 3; ++ox)
+                for (int oy = 0; oy < 3; ++oy)
+                    for (int oz = 0; oz < 3; ++oz) {
+                        const std::int64_t cell[3] = {near[0][ox], near[1][oy], near[2][oz]};
+                        const std::uint64_t key =
+                            packs ? (level_bits | part[0][ox] | part[1][oy] | part[2][oz])
+                                  : key_of(l, cell);
+                        const Vec3 at(moved[0][ox], moved[1][oy], moved[2][oz]);
+                        for (const Member& mb : members_[bucket_index(key)]) {
+                            if (mb.key != key) continue;
+                            const double s = reach + mb.reach;
+                            if ((mb.centre - at).squaredNorm() <= s * s) f(mb.body);
+                        }
+                    }
             continue;
         }
         // Every distinct cell within m layers (a periodic grid of fewer than 2m + 1 cells a
-        // side would otherwise repeat cells).
+        // side would otherwise repeat cells), with the nearest-image distance.
+        const auto test = [&](const Member& mb) {
+            if (meet(q, reach, mb.centre, mb.reach)) f(mb.body);
+        };
         std::vector<std::int64_t> axis[3];
         for (int d = 0; d < 3; ++d) {
             if (box_ > 0.0 && 2 * m + 1 >= lv.per_side) {
@@ -198,13 +236,17 @@ template <class F> void NeighbourLists::visit_candidates(std::size_t i, bool fin
             // More cells than bodies at that level (a large body over a fine level): go
             // through the level's bodies instead.
             for (std::size_t k = 0; k < centre_.size(); ++k)
-                if (level_[k] == l) f(members_[bucket_[k]][static_cast<std::size_t>(slot_[k])]);
+                if (level_[k] == l) test(members_[bucket_[k]][static_cast<std::size_t>(slot_[k])]);
             continue;
         }
         for (const std::int64_t x : axis[0])
             for (const std::int64_t y : axis[1])
-                for (const std::int64_t z : axis[2])
-                    visit_cell(x, y, z);
+                for (const std::int64_t z : axis[2]) {
+                    const std::int64_t cell[3] = {x, y, z};
+                    const std::uint64_t key = key_of(l, cell);
+                    for (const Member& mb : members_[bucket_index(key)])
+                        if (mb.key == key) test(mb);
+                }
     }
 }
 
@@ -255,12 +297,12 @@ void NeighbourLists::rebuild(const Bodies& b, double skin, double box) {
             const auto i = static_cast<std::size_t>(s);
             auto& own = list_[i];
             own.clear();
-            visit_candidates(i, false, [&](const Member& m) {
-                if (m.body == s || !meet(centre_[i], reach_[i], m.centre, m.reach)) return;
-                if (level_[static_cast<std::size_t>(m.body)] == level_[i])
-                    own.push_back(m.body); // the other side finds this pair too
+            visit_neighbours(i, false, [&](std::int32_t k) {
+                if (k == s) return;
+                if (level_[static_cast<std::size_t>(k)] == level_[i])
+                    own.push_back(k); // the other side finds this pair too
                 else
-                    mine.emplace_back(static_cast<std::int32_t>(s), m.body);
+                    mine.emplace_back(static_cast<std::int32_t>(s), k);
             });
         }
 #pragma omp critical
@@ -341,10 +383,10 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
     radius_[ui] = r;
     level_[ui] = level_for(reach_[ui]); // a merged body may need a coarser level
     insert(ui);
-    visit_candidates(ui, true, [&](const Member& m) {
-        if (m.body == i || !meet(centre_[ui], reach_[ui], m.centre, m.reach)) return;
-        list_[ui].push_back(m.body);
-        list_[static_cast<std::size_t>(m.body)].push_back(i);
+    visit_neighbours(ui, true, [&](std::int32_t k) {
+        if (k == i) return;
+        list_[ui].push_back(k);
+        list_[static_cast<std::size_t>(k)].push_back(i);
     });
     added_.clear();
     for (const std::int32_t j : list_[ui])

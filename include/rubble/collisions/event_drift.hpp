@@ -70,6 +70,20 @@ private:
     void predict_for(const Bodies& b, std::int32_t i, std::int32_t skip, double now, double h);
     /// After i's exit: its new neighbours only, when its kept earliest collision still holds.
     void predict_after_exit(const Bodies& b, std::int32_t i, double now, double h);
+    /// After i's queued event e came up stale (its partner changed): the kept second earliest
+    /// collision when it still holds, else a new prediction.
+    void predict_after_stale(const Bodies& b, std::int32_t i, const CollisionEvent& e, double now,
+                             double h);
+
+    // Each body's two earliest collisions from its last prediction (time +inf: none within
+    // the drift; time < 0: used up, unknown).
+    struct Upcoming {
+        CollisionEvent first, second;
+    };
+    static void keep(Upcoming& u, const CollisionEvent& e);
+    [[nodiscard]] bool still_holds(std::int32_t i, const CollisionEvent& e) const;
+    /// Queues the earlier of i's kept first collision and its exit, if within the drift.
+    void queue_earliest(const Bodies& b, std::int32_t i, double now, double h);
     /// The pair's contact within the drift, as an event, or nothing.
     [[nodiscard]] std::optional<CollisionEvent> predict_pair(const Bodies& b, std::int32_t i,
                                                              std::int32_t j, std::int8_t image,
@@ -86,8 +100,7 @@ private:
     std::vector<double> time_;         // time each body was last advanced to (s into the drift)
     std::vector<std::uint32_t> count_; // collisions of each body in this drift
     std::vector<std::uint8_t> alive_;  // 0 once merged into another
-    // Each body's earliest collision from its last prediction (time > h: none).
-    std::vector<CollisionEvent> next_collision_;
+    std::vector<Upcoming> upcoming_;
     std::vector<CollisionRecord> log_;
 };
 

@@ -84,8 +84,9 @@ public:
     }
 
 private:
-    // A body in a grid bucket, with a copy of what the distance test needs (contiguous) and
-    // the key of its cell (buckets are shared by hashed cells).
+    // A body in a grid bucket, with a copy of what the distance test needs (contiguous: the
+    // centre wrapped into the box when periodic) and the key of its cell (buckets are shared
+    // by hashed cells).
     struct Member {
         Vec3 centre;
         double reach;
@@ -99,18 +100,20 @@ private:
         std::int64_t bodies = 0;   // bodies at this level
     };
     [[nodiscard]] int level_for(double reach); // adds levels as needed
-    void cell_of(int level, const Vec3& c, std::int64_t cell[3]) const;
+    // Where the grid keeps a centre: wrapped into the box when periodic.
+    [[nodiscard]] Vec3 grid_point(const Vec3& c) const;
+    void cell_of(int level, const Vec3& g, std::int64_t cell[3]) const;
     [[nodiscard]] static std::uint64_t key_of(int level, const std::int64_t cell[3]);
     [[nodiscard]] std::size_t bucket_index(std::uint64_t key) const {
-        return static_cast<std::size_t>(key >> bucket_shift_);
+        return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> bucket_shift_); // Knuth
     }
     [[nodiscard]] double nearest_image(double d) const; // periodic coordinate difference
     [[nodiscard]] bool meet(const Vec3& ci, double ri, const Vec3& ck, double rk) const;
     void insert(std::size_t i);
     void unlink(std::size_t i);
-    // Calls f(Member) for every body at i's level and coarser ones (and finer ones too when
-    // `finer`) whose centre may lie within reach of i's neighbourhood.
-    template <class F> void visit_candidates(std::size_t i, bool finer, F&& f) const;
+    // Calls f(k) for every body k (i itself included) at i's level and coarser ones (and finer
+    // ones too when `finer`) whose neighbourhood meets i's.
+    template <class F> void visit_neighbours(std::size_t i, bool finer, F&& f) const;
 
     std::vector<Vec3> centre_;                    // m
     std::vector<double> reach_;                   // m, neighbourhood radius R (1 + skin)
