@@ -59,9 +59,8 @@ std::vector<CollisionRecord> EventDrivenDrift::take_log() {
     return out;
 }
 
-std::optional<CollisionEvent> EventDrivenDrift::predict_pair(const Bodies& b, std::int32_t i,
-                                                             std::int32_t j, std::int8_t image,
-                                                             double h) const {
+std::optional<CollisionEvent> EventDrivenDrift::predict_pair(std::int32_t i, std::int32_t j,
+                                                             std::int8_t image, double h) const {
     // Always predicted in the order i < j, and from the later of the two bodies' own times
     // (the time of the later one's last collision): the answer does not depend on who asks or
     // when, so the engine and the brute-force check agree bitwise.
@@ -70,19 +69,22 @@ std::optional<CollisionEvent> EventDrivenDrift::predict_pair(const Bodies& b, st
         image = opposite_image(image);
     }
     const auto ui = static_cast<std::size_t>(i), uj = static_cast<std::size_t>(j);
-    const double now = std::max(time_[ui], time_[uj]);
-    const auto t = predict_contact_at(b.pos[ui], b.vel[ui], time_[ui],
-                                      b.pos[uj] + shift_of(image, config_.periodic_box), b.vel[uj],
-                                      time_[uj], b.radius[ui] + b.radius[uj], now);
+    const Moving& mi = moving_[ui];
+    const Moving& mj = moving_[uj];
+    const double now = std::max(mi.time, mj.time);
+    const auto t =
+        predict_contact_at(mi.pos, mi.vel, mi.time, mj.pos + shift_of(image, config_.periodic_box),
+                           mj.vel, mj.time, mi.radius + mj.radius, now);
     if (!t || *t > h) return std::nullopt;
     return CollisionEvent{*t, i, j, count_[ui], count_[uj], image};
 }
 
-std::optional<CollisionEvent> EventDrivenDrift::predict_exit(const Bodies& b, std::int32_t i,
-                                                             double now, double h) const {
+std::optional<CollisionEvent> EventDrivenDrift::predict_exit(std::int32_t i, double now,
+                                                             double h) const {
     const auto k = static_cast<std::size_t>(i);
-    const Vec3 x = b.pos[k] + (now - time_[k]) * b.vel[k];
-    const double t = now + neighbours_.exit_time(i, x, b.vel[k]);
+    const Moving& m = moving_[k];
+    const Vec3 x = m.pos + (now - m.time) * m.vel;
+    const double t = now + neighbours_.exit_time(i, x, m.vel);
     if (!(t <= h)) return std::nullopt;
     return CollisionEvent{t, i, exit_event, count_[k], neighbours_.generation(i), self_image};
 }
@@ -116,18 +118,18 @@ bool EventDrivenDrift::still_holds(std::int32_t i, const CollisionEvent& e) cons
     return count_[other] == then && alive_[other];
 }
 
-void EventDrivenDrift::queue_earliest(const Bodies& b, std::int32_t i, double now, double h) {
+void EventDrivenDrift::queue_earliest(std::int32_t i, double now, double h) {
     CollisionEvent earliest = upcoming_[static_cast<std::size_t>(i)].first;
-    const auto exit = predict_exit(b, i, now, h);
+    const auto exit = predict_exit(i, now, h);
     if (exit && LaterEvent{}(earliest, *exit)) earliest = *exit;
     if (earliest.time <= h) queue_.push(earliest);
 }
 
-void EventDrivenDrift::predict_initial(const Bodies& b, double h) {
+void EventDrivenDrift::predict_initial(double h) {
     // Each body's earliest event (Rapaport 2004, The Art of Molecular Dynamics Simulation,
     // sec. 14.2): the queue holds O(N) events instead of O(pairs). Both bodies of a pair
     // predict it, bitwise alike (predict_pair), which costs less than a shared pair list.
-    const std::size_t n = b.size();
+    const std::size_t n = moving_.size();
     std::vector<CollisionEvent> best(n);
     std::vector<std::uint8_t> found(n, 0);
     const LaterEvent later;
@@ -137,12 +139,12 @@ void EventDrivenDrift::predict_initial(const Bodies& b, double h) {
         const auto i = static_cast<std::int32_t>(k);
         Upcoming u{no_collision(i), no_collision(i)};
         neighbours_.for_each_neighbour(i, [&](std::int32_t j) {
-            const auto e = predict_pair(b, i, j, neighbours_.image_of(i, j), h);
+            const auto e = predict_pair(i, j, neighbours_.image_of(i, j), h);
             if (e) keep(u, *e);
         });
         upcoming_[static_cast<std::size_t>(k)] = u;
         CollisionEvent earliest = u.first;
-        const auto exit = predict_exit(b, i, 0.0, h);
+        const auto exit = predict_exit(i, 0.0, h);
         if (exit && later(earliest, *exit)) earliest = *exit;
         if (earliest.time <= h) {
             best[static_cast<std::size_t>(k)] = earliest;
@@ -161,39 +163,38 @@ void EventDrivenDrift::predict_initial(const Bodies& b, double h) {
     }
 }
 
-void EventDrivenDrift::predict_for(const Bodies& b, std::int32_t i, std::int32_t skip, double now,
-                                   double h) {
+void EventDrivenDrift::predict_for(std::int32_t i, std::int32_t skip, double now, double h) {
     Upcoming u{no_collision(i), no_collision(i)};
     neighbours_.for_each_neighbour(i, [&](std::int32_t j) {
         if (j == skip || !alive_[static_cast<std::size_t>(j)]) return;
-        const auto e = predict_pair(b, i, j, neighbours_.image_of(i, j), h);
+        const auto e = predict_pair(i, j, neighbours_.image_of(i, j), h);
         if (e) keep(u, *e);
     });
     upcoming_[static_cast<std::size_t>(i)] = u;
-    queue_earliest(b, i, now, h);
+    queue_earliest(i, now, h);
 }
 
-void EventDrivenDrift::predict_after_exit(const Bodies& b, std::int32_t i, double now, double h) {
+void EventDrivenDrift::predict_after_exit(std::int32_t i, double now, double h) {
     // An exit leaves i's path unchanged, so its earliest collisions with old neighbours are
     // the ones kept, as long as those partners have not collided since (one that has was
     // predicted again then, covering its pair). A pair skipped when they were kept is
     // covered by its partner's event.
     Upcoming& u = upcoming_[static_cast<std::size_t>(i)];
     if (!still_holds(i, u.first)) {
-        predict_for(b, i, -1, now, h);
+        predict_for(i, -1, now, h);
         return;
     }
     if (!still_holds(i, u.second)) u.second = unknown_collision(i);
     for (const std::int32_t j : neighbours_.added()) {
         if (!alive_[static_cast<std::size_t>(j)]) continue;
-        const auto e = predict_pair(b, i, j, neighbours_.image_of(i, j), h);
+        const auto e = predict_pair(i, j, neighbours_.image_of(i, j), h);
         if (e) keep(u, *e);
     }
-    queue_earliest(b, i, now, h);
+    queue_earliest(i, now, h);
 }
 
-void EventDrivenDrift::predict_after_stale(const Bodies& b, std::int32_t i, const CollisionEvent& e,
-                                           double now, double h) {
+void EventDrivenDrift::predict_after_stale(std::int32_t i, const CollisionEvent& e, double now,
+                                           double h) {
     Upcoming& u = upcoming_[static_cast<std::size_t>(i)];
     // Not i's latest queued event: that one is still in the queue.
     if (!same_event(u.first, e)) return;
@@ -203,20 +204,22 @@ void EventDrivenDrift::predict_after_stale(const Bodies& b, std::int32_t i, cons
     if (still_holds(i, u.second)) {
         u.first = u.second;
         u.second = unknown_collision(i);
-        queue_earliest(b, i, now, h);
+        queue_earliest(i, now, h);
         return;
     }
-    predict_for(b, i, -1, now, h);
+    predict_for(i, -1, now, h);
 }
 
 void EventDrivenDrift::advance(Bodies& b, std::int32_t i, double t) {
     const auto k = static_cast<std::size_t>(i);
-    const double dt = t - time_[k];
+    Moving& m = moving_[k];
+    const double dt = t - m.time;
     if (dt <= 0.0) return;
-    b.pos[k] += dt * b.vel[k];
+    m.pos += dt * m.vel;
+    b.pos[k] = m.pos;
     b.orientation[k] = integrate::rotate_by_spin(b.orientation[k], b.spin[k], dt);
-    b.free_path[k] += dt * b.vel[k].norm();
-    time_[k] = t;
+    b.free_path[k] += dt * m.vel.norm();
+    m.time = t;
 }
 
 void EventDrivenDrift::collide(Bodies& b, const CollisionEvent& e, double t0, DriftStats& stats) {
@@ -295,12 +298,14 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
 
     const std::size_t n = b.size();
     stats.candidate_pairs = neighbours_.pair_count();
-    time_.assign(n, 0.0);
+    moving_.resize(n);
+    for (std::size_t k = 0; k < n; ++k)
+        moving_[k] = Moving{b.pos[k], 0.0, b.vel[k], b.radius[k]};
     count_.assign(n, 0);
     alive_.assign(n, 1);
     upcoming_.resize(n);
     queue_.clear();
-    predict_initial(b, h);
+    predict_initial(h);
 
     // Invariant (Rapaport 2004, sec. 14.2): for every pair, one of its bodies has a queued
     // event no later than the pair's next collision, and every body has one no later than
@@ -320,8 +325,9 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
             }
             // The body itself stays where it was last brought (only collisions move bodies, so
             // the sequence of collisions does not depend on the neighbourhoods).
-            neighbours_.renew(e.i, b.pos[i] + (e.time - time_[i]) * b.vel[i], b.radius[i]);
-            predict_after_exit(b, e.i, e.time, h);
+            const Moving& m = moving_[i];
+            neighbours_.renew_ahead(e.i, m.pos + (e.time - m.time) * m.vel, m.vel, m.radius);
+            predict_after_exit(e.i, e.time, h);
             continue;
         }
         const auto j = static_cast<std::size_t>(e.j);
@@ -329,21 +335,26 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
         const bool j_same = count_[j] == e.cj && alive_[j];
         if (!i_same || !j_same) {
             ++stats.stale_events;
-            if (i_same) predict_after_stale(b, e.i, e, e.time, h);
-            if (j_same) predict_after_stale(b, e.j, e, e.time, h);
+            if (i_same) predict_after_stale(e.i, e, e.time, h);
+            if (j_same) predict_after_stale(e.j, e, e.time, h);
             continue;
         }
         advance(b, e.i, e.time);
         advance(b, e.j, e.time);
         collide(b, e, t0, stats);
+        for (const std::size_t k : {i, j}) { // velocities, and for a merge position and size
+            moving_[k].pos = b.pos[k];
+            moving_[k].vel = b.vel[k];
+            moving_[k].radius = b.radius[k];
+        }
         // A merged body has a new centre and radius: a new neighbourhood.
         if (config_.outcome == ContactOutcome::merge) {
             const std::int32_t keep = alive_[i] ? e.i : e.j;
             const auto k = static_cast<std::size_t>(keep);
             neighbours_.renew(keep, b.pos[k], b.radius[k]);
         }
-        if (alive_[i]) predict_for(b, e.i, e.j, e.time, h);
-        if (alive_[j]) predict_for(b, e.j, -1, e.time, h);
+        if (alive_[i]) predict_for(e.i, e.j, e.time, h);
+        if (alive_[j]) predict_for(e.j, -1, e.time, h);
     }
 
     for (std::size_t k = 0; k < n; ++k)

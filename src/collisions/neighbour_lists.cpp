@@ -107,6 +107,30 @@ std::uint64_t NeighbourLists::key_of(int level, const std::int64_t cell[3]) {
     return chain(chain(chain(level_seed(level), cell[0]), cell[1]), cell[2]) | (1ULL << 63);
 }
 
+namespace {
+// The low 10 bits of v spread to every third bit (Morton interleaving).
+std::uint64_t spread3(std::uint64_t v) {
+    v &= 0x3FF;
+    v = (v | (v << 16)) & 0x30000FFULL;
+    v = (v | (v << 8)) & 0x300F00FULL;
+    v = (v | (v << 4)) & 0x30C30C3ULL;
+    v = (v | (v << 2)) & 0x9249249ULL;
+    return v;
+}
+} // namespace
+
+std::size_t NeighbourLists::bucket_index(std::uint64_t key) const {
+    const std::uint64_t mask = (std::uint64_t{1} << (64 - bucket_shift_)) - 1;
+    if (key >> 63) // a mixed key: already scattered
+        return static_cast<std::size_t>(key & mask);
+    // A packed key: the Morton code of the cell's low coordinate bits, so that cells near in
+    // space share cache lines and pages of the bucket table (a plain hash scatters the 27
+    // cells of every query over the whole table, which dominates at 1e5 bodies and more).
+    // The level picks a different stretch of the table.
+    const std::uint64_t morton = spread3(key >> 40) << 2 | spread3(key >> 20) << 1 | spread3(key);
+    return static_cast<std::size_t>((morton + (key >> 60) * 0x9E3779B97F4A7C15ULL) & mask);
+}
+
 void NeighbourLists::insert(std::size_t i) {
     std::int64_t cell[3];
     const int l = level_[i];
@@ -281,7 +305,15 @@ void NeighbourLists::rebuild(const Bodies& b, double skin, double box) {
         m.clear();
     slot_.assign(n, -1);
     bucket_.assign(n, 0);
-    for (std::size_t i = 0; i < n; ++i)
+    // Inserted in bucket order, so that the buckets' storage is laid out in that order too.
+    std::vector<std::pair<std::size_t, std::size_t>> by_bucket(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::int64_t cell[3];
+        cell_of(level_[i], grid_point(centre_[i]), cell);
+        by_bucket[i] = {bucket_index(key_of(level_[i], cell)), i};
+    }
+    std::sort(by_bucket.begin(), by_bucket.end());
+    for (const auto& [bucket, i] : by_bucket)
         insert(i);
     list_.resize(n);
     generation_.assign(n, 0);
@@ -392,6 +424,13 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
     for (const std::int32_t j : list_[ui])
         if (std::find(previous_.begin(), previous_.end(), j) == previous_.end())
             added_.push_back(j);
+}
+
+void NeighbourLists::renew_ahead(std::int32_t i, const Vec3& x, const Vec3& v, double r) {
+    const double speed = v.norm();
+    // Inside by a margin twice the exit's, so the body starts strictly within its room.
+    const double lead = r * skin_ * (1.0 - 2.0 * room_margin);
+    renew(i, speed > 0.0 ? Vec3(x + (lead / speed) * v) : x, r);
 }
 
 std::int64_t NeighbourLists::pair_count() const {

@@ -64,16 +64,15 @@ public:
     [[nodiscard]] const CollisionConfig& config() const { return config_; }
 
 private:
-    void predict_initial(const Bodies& b, double h);
+    void predict_initial(double h);
     /// Queues i's earliest event after `now` (collision with a neighbour other than skip, or
     /// exit), if it falls within the drift, and keeps its earliest collision.
-    void predict_for(const Bodies& b, std::int32_t i, std::int32_t skip, double now, double h);
+    void predict_for(std::int32_t i, std::int32_t skip, double now, double h);
     /// After i's exit: its new neighbours only, when its kept earliest collision still holds.
-    void predict_after_exit(const Bodies& b, std::int32_t i, double now, double h);
+    void predict_after_exit(std::int32_t i, double now, double h);
     /// After i's queued event e came up stale (its partner changed): the kept second earliest
     /// collision when it still holds, else a new prediction.
-    void predict_after_stale(const Bodies& b, std::int32_t i, const CollisionEvent& e, double now,
-                             double h);
+    void predict_after_stale(std::int32_t i, const CollisionEvent& e, double now, double h);
 
     // Each body's two earliest collisions from its last prediction (time +inf: none within
     // the drift; time < 0: used up, unknown).
@@ -83,21 +82,29 @@ private:
     static void keep(Upcoming& u, const CollisionEvent& e);
     [[nodiscard]] bool still_holds(std::int32_t i, const CollisionEvent& e) const;
     /// Queues the earlier of i's kept first collision and its exit, if within the drift.
-    void queue_earliest(const Bodies& b, std::int32_t i, double now, double h);
+    void queue_earliest(std::int32_t i, double now, double h);
     /// The pair's contact within the drift, as an event, or nothing.
-    [[nodiscard]] std::optional<CollisionEvent> predict_pair(const Bodies& b, std::int32_t i,
-                                                             std::int32_t j, std::int8_t image,
-                                                             double h) const;
+    [[nodiscard]] std::optional<CollisionEvent> predict_pair(std::int32_t i, std::int32_t j,
+                                                             std::int8_t image, double h) const;
     void advance(Bodies& b, std::int32_t i, double t);
     void collide(Bodies& b, const CollisionEvent& e, double t0, DriftStats& stats);
     /// The event of i leaving its neighbourhood, if within the drift.
-    [[nodiscard]] std::optional<CollisionEvent> predict_exit(const Bodies& b, std::int32_t i,
-                                                             double now, double h) const;
+    [[nodiscard]] std::optional<CollisionEvent> predict_exit(std::int32_t i, double now,
+                                                             double h) const;
 
     CollisionConfig config_;
     NeighbourLists neighbours_; // kept from drift to drift
     EventQueue queue_;
-    std::vector<double> time_;         // time each body was last advanced to (s into the drift)
+    // What predictions read of each body, packed in one cache line (the Bodies arrays hold
+    // the same position, velocity and radius; time is when it was last advanced to, s into
+    // the drift).
+    struct alignas(64) Moving {
+        Vec3 pos;
+        double time;
+        Vec3 vel;
+        double radius;
+    };
+    std::vector<Moving> moving_;
     std::vector<std::uint32_t> count_; // collisions of each body in this drift
     std::vector<std::uint8_t> alive_;  // 0 once merged into another
     std::vector<Upcoming> upcoming_;

@@ -65,6 +65,11 @@ public:
     /// neighbours.
     void renew(std::int32_t i, const Vec3& x, double r);
 
+    /// Like renew(), but the new neighbourhood lies ahead of the body (now at x, moving with
+    /// v): its centre is nearly the whole room away along v, so the body crosses it, about
+    /// twice the room, before it has to be renewed again.
+    void renew_ahead(std::int32_t i, const Vec3& x, const Vec3& v, double r);
+
     /// The neighbours the last renew() found that were not neighbours before it.
     [[nodiscard]] const std::vector<std::int32_t>& added() const { return added_; }
 
@@ -104,9 +109,7 @@ private:
     [[nodiscard]] Vec3 grid_point(const Vec3& c) const;
     void cell_of(int level, const Vec3& g, std::int64_t cell[3]) const;
     [[nodiscard]] static std::uint64_t key_of(int level, const std::int64_t cell[3]);
-    [[nodiscard]] std::size_t bucket_index(std::uint64_t key) const {
-        return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> bucket_shift_); // Knuth
-    }
+    [[nodiscard]] std::size_t bucket_index(std::uint64_t key) const;
     [[nodiscard]] double nearest_image(double d) const; // periodic coordinate difference
     [[nodiscard]] bool meet(const Vec3& ci, double ri, const Vec3& ck, double rk) const;
     void insert(std::size_t i);
