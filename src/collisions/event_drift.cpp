@@ -72,9 +72,9 @@ std::optional<CollisionEvent> EventDrivenDrift::predict_pair(std::int32_t i, std
     const Moving& mi = moving_[ui];
     const Moving& mj = moving_[uj];
     const double now = std::max(mi.time, mj.time);
-    const auto t =
-        predict_contact_at(mi.pos, mi.vel, mi.time, mj.pos + shift_of(image, config_.periodic_box),
-                           mj.vel, mj.time, mi.radius + mj.radius, now);
+    const auto t = predict_contact_at(mi.pos, mi.vel, mi.time,
+                                      mj.pos + image_shift_[static_cast<std::size_t>(image)],
+                                      mj.vel, mj.time, mi.radius + mj.radius, now);
     if (!t || *t > h) return std::nullopt;
     return CollisionEvent{*t, i, j, count_[ui], count_[uj], image};
 }
@@ -298,6 +298,9 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
 
     const std::size_t n = b.size();
     stats.candidate_pairs = neighbours_.pair_count();
+    for (int k = 0; k < image_count; ++k)
+        image_shift_[static_cast<std::size_t>(k)] =
+            shift_of(static_cast<std::int8_t>(k), config_.periodic_box);
     moving_.resize(n);
     for (std::size_t k = 0; k < n; ++k)
         moving_[k] = Moving{b.pos[k], 0.0, b.vel[k], b.radius[k]};

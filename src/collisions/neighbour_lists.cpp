@@ -222,6 +222,15 @@ template <class F> void NeighbourLists::visit_neighbours(std::size_t i, bool fin
                     part[d][o] = static_cast<std::uint64_t>(near[d][o] + packed_half)
                                  << (40 - 20 * d);
             const std::uint64_t level_bits = static_cast<std::uint64_t>(l + 1) << 60;
+            // Bucket indices by parts too (bucket_index of a packed key).
+            std::uint64_t spread[3][3];
+            for (int d = 0; d < 3; ++d)
+                for (int o = 0; o < 3; ++o)
+                    spread[d][o] = spread3(static_cast<std::uint64_t>(near[d][o] + packed_half))
+                                   << (2 - d);
+            const std::uint64_t level_offset =
+                static_cast<std::uint64_t>(l + 1) * 0x9E3779B97F4A7C15ULL;
+            const std::uint64_t mask = (std::uint64_t{1} << (64 - bucket_shift_)) - 1;
             for (int ox = 0; ox < 3; ++ox)
                 for (int oy = 0; oy < 3; ++oy)
                     for (int oz = 0; oz < 3; ++oz) {
@@ -229,8 +238,14 @@ template <class F> void NeighbourLists::visit_neighbours(std::size_t i, bool fin
                         const std::uint64_t key =
                             packs ? (level_bits | part[0][ox] | part[1][oy] | part[2][oz])
                                   : key_of(l, cell);
+                        const std::size_t bucket =
+                            packs ? static_cast<std::size_t>(
+                                        ((spread[0][ox] | spread[1][oy] | spread[2][oz]) +
+                                         level_offset) &
+                                        mask)
+                                  : bucket_index(key);
                         const Vec3 at(moved[0][ox], moved[1][oy], moved[2][oz]);
-                        for (const Member& mb : members_[bucket_index(key)]) {
+                        for (const Member& mb : members_[bucket]) {
                             if (mb.key != key) continue;
                             const double s = reach + mb.reach;
                             if ((mb.centre - at).squaredNorm() <= s * s) f(mb.body);

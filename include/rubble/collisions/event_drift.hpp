@@ -14,6 +14,7 @@
 // Seams for what comes later: the pair prediction and the contact resolution are the only
 // places that assume free spheres (rigid aggregates replace them with a rotating-body
 // prediction and an off-centre resolution); walls are further partners of the same queue.
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "rubble/collisions/collision_config.hpp"
 #include "rubble/collisions/event_queue.hpp"
 #include "rubble/collisions/neighbour_lists.hpp"
+#include "rubble/collisions/periodic.hpp"
 #include "rubble/core/bodies.hpp"
 
 namespace rubble::collisions {
@@ -105,8 +107,9 @@ private:
         double radius;
     };
     std::vector<Moving> moving_;
-    std::vector<std::uint32_t> count_; // collisions of each body in this drift
-    std::vector<std::uint8_t> alive_;  // 0 once merged into another
+    std::array<Vec3, image_count> image_shift_{}; // m, of each periodic image (0 when open)
+    std::vector<std::uint32_t> count_;            // collisions of each body in this drift
+    std::vector<std::uint8_t> alive_;             // 0 once merged into another
     std::vector<Upcoming> upcoming_;
     std::vector<CollisionRecord> log_;
 };
