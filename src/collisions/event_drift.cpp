@@ -313,9 +313,10 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
     // Invariant (Rapaport 2004, sec. 14.2): for every pair, one of its bodies has a queued
     // event no later than the pair's next collision, and every body has one no later than
     // its exit. A collision re-predicts its two bodies; an exit renews the neighbourhood and
-    // re-predicts the body (new neighbours included); an event that comes up stale because
-    // one of its bodies changed meanwhile re-predicts the other one, whose path has not
-    // changed but whose earliest event is gone.
+    // predicts the body against its new neighbours (predict_after_exit); an event that comes
+    // up stale because one of its bodies changed meanwhile leaves the other, whose path has
+    // not changed, without a queued event: it takes its kept second earliest collision or is
+    // predicted again (predict_after_stale).
     while (!queue_.empty()) {
         const CollisionEvent e = queue_.top();
         queue_.pop();

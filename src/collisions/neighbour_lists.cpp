@@ -365,15 +365,17 @@ void NeighbourLists::rebuild(const Bodies& b, double skin, double box) {
 bool NeighbourLists::prepare(const Bodies& b, double h, double skin, double box) {
     const std::size_t n = b.size();
     if (box > 0.0) {
-        // One image per pair (and a body never meeting itself) needs every neighbourhood plus
-        // what its body sweeps in a drift to stay within half the box.
+        // Positions are wrapped only at the end of a drift and neighbourhoods are centred where
+        // bodies are (or a room ahead), so centres stay within a sweep plus a neighbourhood
+        // radius of the box. One image per pair, seen through a shift of at most one period,
+        // needs that to be at most a quarter of the box (image_of).
         double largest = 0.0;
         for (std::size_t i = 0; i < n; ++i)
-            largest = std::max(largest, b.vel[i].norm() * h + 2.0 * b.radius[i] * (1.0 + skin));
-        if (largest > 0.5 * box)
+            largest = std::max(largest, b.vel[i].norm() * h + b.radius[i] * (1.0 + skin));
+        if (largest > 0.25 * box)
             throw PhysicsError("collisions.periodic_box = " + std::to_string(box) +
-                               " m is smaller than twice the largest neighbourhood plus the "
-                               "distance its body sweeps in one drift (" +
+                               " m is smaller than four times the largest neighbourhood radius "
+                               "plus the distance its body sweeps in one drift (" +
                                std::to_string(largest) +
                                " m): enlarge it, reduce integrator.dt or collisions.skin");
     }

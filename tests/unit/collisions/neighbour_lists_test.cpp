@@ -11,6 +11,7 @@
 
 #include "gas.hpp"
 #include "rubble/collisions/neighbour_lists.hpp"
+#include "rubble/core/error.hpp"
 
 namespace rubble::collisions {
 namespace {
@@ -101,6 +102,17 @@ TEST(NeighbourLists, KeptWhileBodiesStayInsideRebuiltWhenTheyChange) {
     gas.bodies.radius[3] *= 0.5;
     EXPECT_TRUE(nl.prepare(gas.bodies, 0.1, 0.5, gas.box)) << "a radius changed";
     EXPECT_TRUE(nl.prepare(gas.bodies, 0.1, 0.6, gas.box)) << "the skin changed";
+}
+
+TEST(NeighbourLists, APeriodicBoxTooSmallForOneImagePerPairIsRefused) {
+    test::Gas gas = test::lattice_gas(27, 0.2, 1.0, 3);
+    NeighbourLists nl;
+    // Box 3, radius 0.36, skin 0.5: neighbourhood radius 0.54; a drift sweeping 0.3 more
+    // exceeds a quarter of the box.
+    for (Vec3& v : gas.bodies.vel)
+        v = Vec3(3.0, 0.0, 0.0);
+    EXPECT_NO_THROW((void)nl.prepare(gas.bodies, 0.01, 0.5, gas.box));
+    EXPECT_THROW((void)nl.prepare(gas.bodies, 0.1, 0.5, gas.box), PhysicsError);
 }
 
 TEST(NeighbourLists, ExitTimeReachesTheEdgeOfTheRoom) {
