@@ -35,19 +35,33 @@ Vec3 shift_of(std::int8_t image, double box) {
 std::vector<Overlap> find_overlaps(const Bodies& b, const NeighbourLists& nl, double box,
                                    double tolerance, double& max_relative) {
     std::vector<Overlap> out;
-    for (std::size_t i = 0; i < b.size(); ++i) {
-        const auto si = static_cast<std::int32_t>(i);
-        nl.for_each_neighbour(si, [&](std::int32_t nj) {
-            if (nj < si) return; // each pair once
-            const auto j = static_cast<std::size_t>(nj);
-            const Vec3 s = shift_of(nl.image_of(si, nj), box);
-            const double sigma = b.radius[i] + b.radius[j];
-            const double depth = sigma - (b.pos[j] + s - b.pos[i]).norm();
-            if (!(depth > tolerance * sigma)) return;
-            max_relative = std::max(max_relative, depth / sigma);
-            out.push_back(Overlap{si, nj, s, depth});
-        });
+    const auto n = static_cast<std::ptrdiff_t>(b.size());
+#pragma omp parallel
+    {
+        std::vector<Overlap> mine;
+#pragma omp for schedule(static) nowait
+        for (std::ptrdiff_t k = 0; k < n; ++k) {
+            const auto si = static_cast<std::int32_t>(k);
+            const auto i = static_cast<std::size_t>(k);
+            nl.for_each_neighbour(si, [&](std::int32_t nj) {
+                if (nj < si) return; // each pair once
+                const auto j = static_cast<std::size_t>(nj);
+                const Vec3 s = shift_of(nl.image_of(si, nj), box);
+                const double sigma = b.radius[i] + b.radius[j];
+                const double depth = sigma - (b.pos[j] + s - b.pos[i]).norm();
+                if (depth > tolerance * sigma) mine.push_back(Overlap{si, nj, s, depth});
+            });
+        }
+#pragma omp critical
+        out.insert(out.end(), mine.begin(), mine.end());
     }
+    // Handled in pair order whatever the threads did.
+    std::sort(out.begin(), out.end(), [](const Overlap& x, const Overlap& y) {
+        return x.i != y.i ? x.i < y.i : x.j < y.j;
+    });
+    for (const Overlap& o : out)
+        max_relative = std::max(max_relative, o.depth / (b.radius[static_cast<std::size_t>(o.i)] +
+                                                         b.radius[static_cast<std::size_t>(o.j)]));
     return out;
 }
 
@@ -302,8 +316,12 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
         image_shift_[static_cast<std::size_t>(k)] =
             shift_of(static_cast<std::int8_t>(k), config_.periodic_box);
     moving_.resize(n);
-    for (std::size_t k = 0; k < n; ++k)
-        moving_[k] = Moving{b.pos[k], 0.0, b.vel[k], b.radius[k]};
+    const auto count = static_cast<std::ptrdiff_t>(n);
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t k = 0; k < count; ++k) {
+        const auto u = static_cast<std::size_t>(k);
+        moving_[u] = Moving{b.pos[u], 0.0, b.vel[u], b.radius[u]};
+    }
     count_.assign(n, 0);
     alive_.assign(n, 1);
     upcoming_.resize(n);
@@ -361,15 +379,19 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
         if (alive_[j]) predict_for(e.j, -1, e.time, h);
     }
 
-    for (std::size_t k = 0; k < n; ++k)
-        if (alive_[k]) advance(b, static_cast<std::int32_t>(k), h);
-    if (config_.periodic_box > 0.0)
-        for (std::size_t k = 0; k < n; ++k) {
-            const Vec3 w = wrap_into_box(b.pos[k], config_.periodic_box);
+    // Every body to the end of the drift (each touches only its own state: in parallel).
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t k = 0; k < count; ++k) {
+        const auto u = static_cast<std::size_t>(k);
+        if (!alive_[u]) continue;
+        advance(b, static_cast<std::int32_t>(k), h);
+        if (config_.periodic_box > 0.0) {
+            const Vec3 w = wrap_into_box(b.pos[u], config_.periodic_box);
             // The neighbourhood moves with its body, so images between centres are unchanged.
-            neighbours_.shift(static_cast<std::int32_t>(k), w - b.pos[k]);
-            b.pos[k] = w;
+            neighbours_.shift(static_cast<std::int32_t>(k), w - b.pos[u]);
+            b.pos[u] = w;
         }
+    }
     if (std::find(alive_.begin(), alive_.end(), std::uint8_t{0}) != alive_.end()) {
         std::vector<std::uint8_t> removed(n, 0);
         for (std::size_t k = 0; k < n; ++k)

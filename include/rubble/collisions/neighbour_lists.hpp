@@ -11,8 +11,9 @@
 // bodies that touch lie inside neighbourhoods that meet, so every pair that can collide is a
 // listed pair, whatever the velocities. That makes the lists independent of velocity: kicks
 // leave them valid, and they are kept from one drift to the next, rebuilt only when the set
-// of bodies changes. Centres sit in a cell grid (periodic, or hashed for open space) with
-// cells at least one neighbourhood diameter wide, so a body's new neighbours are among the
+// of bodies changes. Centres sit in a cell grid (wrapped when periodic; cells hashed into
+// Morton-ordered buckets, so open space is unbounded) with cells at least one neighbourhood
+// diameter wide, so a body's new neighbours are among the
 // bodies of the 27 cells around its centre: O(1) per renewal, O(N) per rebuild. Bodies of
 // different sizes sit at different levels of a hierarchical grid (Ogarko & Luding 2012), so a
 // size distribution or a body grown by merging does not make the cells coarse for everyone.
@@ -50,7 +51,7 @@ public:
         int k = 0;
         for (int a = 0; a < 3; ++a) {
             // j is seen shifted by +-L or not at all: the image nearest to i (prepare() keeps
-            // centres within half a box of each other's images).
+            // centres within a quarter box of the box, so |d| < 1.5 L).
             const int comp = d[a] > 0.5 * box_ ? -1 : (d[a] < -0.5 * box_ ? 1 : 0);
             k = 3 * k + comp + 1;
         }
