@@ -28,7 +28,7 @@ std::int64_t floor_to_cell(double x) {
     return static_cast<std::int64_t>(std::floor(std::clamp(x, -limit, limit)));
 }
 
-// Cell coordinates within +-packed_half pack into a key exactly (key_of).
+// Cell coordinates within +-packed_half pack into a key exactly (code_of).
 constexpr std::int64_t packed_half = std::int64_t{1} << 19;
 
 std::int64_t wrap_cell(std::int64_t c, std::int64_t n) {
@@ -91,22 +91,6 @@ std::uint64_t chain(std::uint64_t h, std::int64_t c) {
 }
 } // namespace
 
-std::uint64_t NeighbourLists::key_of(int level, const std::int64_t cell[3]) {
-    // The level and the cell coordinates packed into the key when they fit (4 + 3 x 20 bits:
-    // coordinates within +-2^19 cells, the first seven levels), else chained through a mixing
-    // function and marked by the top bit: distinct cells get distinct keys (or, beyond the
-    // packed range, do except with probability ~2^-63). Members carry the key, so cells sharing
-    // a bucket stay apart.
-    constexpr std::int64_t half = packed_half;
-    if (level < 7 && std::abs(cell[0]) < half && std::abs(cell[1]) < half &&
-        std::abs(cell[2]) < half)
-        return static_cast<std::uint64_t>(level + 1) << 60 |
-               static_cast<std::uint64_t>(cell[0] + half) << 40 |
-               static_cast<std::uint64_t>(cell[1] + half) << 20 |
-               static_cast<std::uint64_t>(cell[2] + half);
-    return chain(chain(chain(level_seed(level), cell[0]), cell[1]), cell[2]) | (1ULL << 63);
-}
-
 namespace {
 // The low 10 bits of v spread to every third bit (Morton interleaving).
 std::uint64_t spread3(std::uint64_t v) {
@@ -117,31 +101,62 @@ std::uint64_t spread3(std::uint64_t v) {
     v = (v | (v << 2)) & 0x9249249ULL;
     return v;
 }
+
+// A packed cell code is built from one part per level and per axis, so the 27 cells of a
+// query are coded by OR-ing precomputed parts (visit_neighbours) exactly as code_of codes one.
+bool packs(int level, std::int64_t c) {
+    return level < 7 && std::abs(c) < packed_half;
+}
+std::uint64_t level_key(int level) {
+    return static_cast<std::uint64_t>(level + 1) << 60;
+}
+std::uint64_t axis_key(int axis, std::int64_t c) {
+    return static_cast<std::uint64_t>(c + packed_half) << (40 - 20 * axis);
+}
+std::uint64_t level_spot(int level) {
+    return static_cast<std::uint64_t>(level + 1) * 0x9E3779B97F4A7C15ULL;
+}
+std::uint64_t axis_spot(int axis, std::int64_t c) {
+    return spread3(static_cast<std::uint64_t>(c + packed_half)) << (2 - axis);
+}
 } // namespace
 
-std::size_t NeighbourLists::bucket_index(std::uint64_t key) const {
-    const std::uint64_t mask = (std::uint64_t{1} << (64 - bucket_shift_)) - 1;
-    if (key >> 63) // a mixed key: already scattered
-        return static_cast<std::size_t>(key & mask);
-    // A packed key: the Morton code of the cell's low coordinate bits, so that cells near in
-    // space share cache lines and pages of the bucket table (a plain hash scatters the 27
-    // cells of every query over the whole table, which dominates at 1e5 bodies and more).
-    // The level picks a different stretch of the table.
-    const std::uint64_t morton = spread3(key >> 40) << 2 | spread3(key >> 20) << 1 | spread3(key);
-    return static_cast<std::size_t>((morton + (key >> 60) * 0x9E3779B97F4A7C15ULL) & mask);
+NeighbourLists::CellCode NeighbourLists::code_of(int level, const std::int64_t cell[3]) const {
+    // The key: the level and the cell coordinates packed when they fit (4 + 3 x 20 bits:
+    // coordinates within +-2^19 cells, the first seven levels), else chained through a mixing
+    // function and marked by the top bit. Distinct cells get distinct keys (or, beyond the
+    // packed range, do except with probability ~2^-63); members carry the key, so cells
+    // sharing a bucket stay apart.
+    // The bucket of a packed cell: the Morton code of the low coordinate bits, so that cells
+    // near in space share cache lines and pages of the bucket table (a plain hash scatters the
+    // 27 cells of every query over the whole table, which dominates at 1e5 bodies and more);
+    // the level picks a different stretch of the table. A mixed key is already scattered.
+    if (packs(level, cell[0]) && packs(level, cell[1]) && packs(level, cell[2]))
+        return {level_key(level) | axis_key(0, cell[0]) | axis_key(1, cell[1]) |
+                    axis_key(2, cell[2]),
+                bucket_of_spot(level_spot(level) + (axis_spot(0, cell[0]) | axis_spot(1, cell[1]) |
+                                                    axis_spot(2, cell[2])))};
+    const std::uint64_t key =
+        chain(chain(chain(level_seed(level), cell[0]), cell[1]), cell[2]) | (1ULL << 63);
+    return {key, bucket_of_spot(key)};
 }
 
-void NeighbourLists::insert(std::size_t i) {
+std::size_t NeighbourLists::bucket_of_spot(std::uint64_t spot) const {
+    return static_cast<std::size_t>(spot & ((std::uint64_t{1} << bucket_bits_) - 1));
+}
+
+NeighbourLists::CellCode NeighbourLists::code_of(std::size_t i) const {
     std::int64_t cell[3];
-    const int l = level_[i];
-    const Vec3 g = grid_point(centre_[i]);
-    cell_of(l, g, cell);
-    const std::uint64_t key = key_of(l, cell);
-    const std::size_t k = bucket_index(key);
-    bucket_[i] = k;
-    slot_[i] = static_cast<std::int32_t>(members_[k].size());
-    members_[k].push_back(Member{g, reach_[i], key, static_cast<std::int32_t>(i)});
-    ++levels_[static_cast<std::size_t>(l)].bodies;
+    cell_of(level_[i], grid_point(centre_[i]), cell);
+    return code_of(level_[i], cell);
+}
+
+void NeighbourLists::insert(std::size_t i, const CellCode& code) {
+    bucket_[i] = code.bucket;
+    slot_[i] = static_cast<std::int32_t>(members_[code.bucket].size());
+    members_[code.bucket].push_back(
+        Member{grid_point(centre_[i]), reach_[i], code.key, static_cast<std::int32_t>(i)});
+    ++levels_[static_cast<std::size_t>(level_[i])].bodies;
 }
 
 void NeighbourLists::unlink(std::size_t i) {
@@ -211,42 +226,30 @@ template <class F> void NeighbourLists::visit_neighbours(std::size_t i, bool fin
                     near[d][o] = c;
                     moved[d][o] = q[d] + shift;
                 }
-            // Keys by parts when they pack (key_of), else one by one.
-            bool packs = l < 7;
-            for (const auto& axis : near)
-                for (const std::int64_t c : axis)
-                    packs = packs && std::abs(c) < packed_half;
-            std::uint64_t part[3][3];
+            // Codes by parts when the cells pack (code_of), else one by one.
+            bool packed = true;
+            std::uint64_t key_part[3][3], spot_part[3][3];
             for (int d = 0; d < 3; ++d)
-                for (int o = 0; o < 3; ++o)
-                    part[d][o] = static_cast<std::uint64_t>(near[d][o] + packed_half)
-                                 << (40 - 20 * d);
-            const std::uint64_t level_bits = static_cast<std::uint64_t>(l + 1) << 60;
-            // Bucket indices by parts too (bucket_index of a packed key).
-            std::uint64_t spread[3][3];
-            for (int d = 0; d < 3; ++d)
-                for (int o = 0; o < 3; ++o)
-                    spread[d][o] = spread3(static_cast<std::uint64_t>(near[d][o] + packed_half))
-                                   << (2 - d);
-            const std::uint64_t level_offset =
-                static_cast<std::uint64_t>(l + 1) * 0x9E3779B97F4A7C15ULL;
-            const std::uint64_t mask = (std::uint64_t{1} << (64 - bucket_shift_)) - 1;
+                for (int o = 0; o < 3; ++o) {
+                    packed = packed && packs(l, near[d][o]);
+                    key_part[d][o] = axis_key(d, near[d][o]);
+                    spot_part[d][o] = axis_spot(d, near[d][o]);
+                }
+            const std::uint64_t key_base = level_key(l), spot_base = level_spot(l);
             for (int ox = 0; ox < 3; ++ox)
                 for (int oy = 0; oy < 3; ++oy)
                     for (int oz = 0; oz < 3; ++oz) {
                         const std::int64_t cell[3] = {near[0][ox], near[1][oy], near[2][oz]};
-                        const std::uint64_t key =
-                            packs ? (level_bits | part[0][ox] | part[1][oy] | part[2][oz])
-                                  : key_of(l, cell);
-                        const std::size_t bucket =
-                            packs ? static_cast<std::size_t>(
-                                        ((spread[0][ox] | spread[1][oy] | spread[2][oz]) +
-                                         level_offset) &
-                                        mask)
-                                  : bucket_index(key);
+                        const CellCode code =
+                            packed ? CellCode{key_base | key_part[0][ox] | key_part[1][oy] |
+                                                  key_part[2][oz],
+                                              bucket_of_spot(spot_base + (spot_part[0][ox] |
+                                                                          spot_part[1][oy] |
+                                                                          spot_part[2][oz]))}
+                                   : code_of(l, cell);
                         const Vec3 at(moved[0][ox], moved[1][oy], moved[2][oz]);
-                        for (const Member& mb : members_[bucket]) {
-                            if (mb.key != key) continue;
+                        for (const Member& mb : members_[code.bucket]) {
+                            if (mb.key != code.key) continue;
                             const double s = reach + mb.reach;
                             if ((mb.centre - at).squaredNorm() <= s * s) f(mb.body);
                         }
@@ -282,9 +285,9 @@ template <class F> void NeighbourLists::visit_neighbours(std::size_t i, bool fin
             for (const std::int64_t y : axis[1])
                 for (const std::int64_t z : axis[2]) {
                     const std::int64_t cell[3] = {x, y, z};
-                    const std::uint64_t key = key_of(l, cell);
-                    for (const Member& mb : members_[bucket_index(key)])
-                        if (mb.key == key) test(mb);
+                    const CellCode code = code_of(l, cell);
+                    for (const Member& mb : members_[code.bucket])
+                        if (mb.key == code.key) test(mb);
                 }
     }
 }
@@ -310,10 +313,10 @@ void NeighbourLists::rebuild(const Bodies& b, double skin, double box) {
     for (std::size_t i = 0; i < n; ++i)
         level_[i] = level_for(reach_[i]);
     std::size_t buckets = 64;
-    bucket_shift_ = 58;
+    bucket_bits_ = 6;
     while (buckets < 2 * n) {
         buckets *= 2;
-        --bucket_shift_;
+        ++bucket_bits_;
     }
     members_.resize(buckets);
     for (auto& m : members_)
@@ -321,15 +324,15 @@ void NeighbourLists::rebuild(const Bodies& b, double skin, double box) {
     slot_.assign(n, -1);
     bucket_.assign(n, 0);
     // Inserted in bucket order, so that the buckets' storage is laid out in that order too.
-    std::vector<std::pair<std::size_t, std::size_t>> by_bucket(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        std::int64_t cell[3];
-        cell_of(level_[i], grid_point(centre_[i]), cell);
-        by_bucket[i] = {bucket_index(key_of(level_[i], cell)), i};
-    }
-    std::sort(by_bucket.begin(), by_bucket.end());
-    for (const auto& [bucket, i] : by_bucket)
-        insert(i);
+    std::vector<std::pair<CellCode, std::size_t>> by_bucket(n);
+    for (std::size_t i = 0; i < n; ++i)
+        by_bucket[i] = {code_of(i), i};
+    std::sort(by_bucket.begin(), by_bucket.end(), [](const auto& x, const auto& y) {
+        return x.first.bucket != y.first.bucket ? x.first.bucket < y.first.bucket
+                                                : x.second < y.second;
+    });
+    for (const auto& [code, i] : by_bucket)
+        insert(i, code);
     list_.resize(n);
     generation_.assign(n, 0);
     // Each body looks at its own level and coarser ones; a pair across levels is found from
@@ -431,7 +434,7 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
     room_[ui] = r * skin_;
     radius_[ui] = r;
     level_[ui] = level_for(reach_[ui]); // a merged body may need a coarser level
-    insert(ui);
+    insert(ui, code_of(ui));
     visit_neighbours(ui, true, [&](std::int32_t k) {
         if (k == i) return;
         list_[ui].push_back(k);

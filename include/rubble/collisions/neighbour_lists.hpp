@@ -109,11 +109,17 @@ private:
     // Where the grid keeps a centre: wrapped into the box when periodic.
     [[nodiscard]] Vec3 grid_point(const Vec3& c) const;
     void cell_of(int level, const Vec3& g, std::int64_t cell[3]) const;
-    [[nodiscard]] static std::uint64_t key_of(int level, const std::int64_t cell[3]);
-    [[nodiscard]] std::size_t bucket_index(std::uint64_t key) const;
+    // A cell's key (unique to the cell) and its bucket in the table.
+    struct CellCode {
+        std::uint64_t key;
+        std::size_t bucket;
+    };
+    [[nodiscard]] CellCode code_of(int level, const std::int64_t cell[3]) const;
+    [[nodiscard]] CellCode code_of(std::size_t i) const; // of body i's centre
+    [[nodiscard]] std::size_t bucket_of_spot(std::uint64_t spot) const;
     [[nodiscard]] double nearest_image(double d) const; // periodic coordinate difference
     [[nodiscard]] bool meet(const Vec3& ci, double ri, const Vec3& ck, double rk) const;
-    void insert(std::size_t i);
+    void insert(std::size_t i, const CellCode& code);
     void unlink(std::size_t i);
     // Calls f(k) for every body k (i itself included) at i's level and coarser ones (and finer
     // ones too when `finer`) whose neighbourhood meets i's.
@@ -129,7 +135,7 @@ private:
     double base_side_ = 1.0; // m, cell side of level 0
     std::vector<int> level_; // of each body
     std::vector<std::vector<Member>> members_;
-    int bucket_shift_ = 58;                      // bucket = key >> shift
+    int bucket_bits_ = 6;                        // the table has 2^bits buckets
     std::vector<std::size_t> bucket_;            // of each body
     std::vector<std::int32_t> slot_;             // of each body in its bucket
     std::vector<std::int32_t> previous_, added_; // scratch of renew()
