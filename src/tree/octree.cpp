@@ -213,33 +213,23 @@ template <class Accept, class Visit> void Octree::traverse(Accept&& accept, Visi
     }
 }
 
-template <class Stop>
-void Octree::collect(std::int32_t from, Stop&& stop, std::vector<std::int32_t>& out) const {
+void Octree::groups(int max_bodies, std::vector<std::int32_t>& out) const {
+    out.clear();
     if (nodes_.empty()) return;
+    // Depth-first in key order, stopping at the first node small enough (or a leaf).
     std::int32_t stack[8 * morton_levels + 8];
     int top = 0;
-    stack[top++] = from;
+    stack[top++] = 0;
     while (top > 0) {
         const std::int32_t k = stack[--top];
         const Node& node = nodes_[static_cast<std::size_t>(k)];
-        if (node.leaf() || stop(node)) {
+        if (node.leaf() || node.count() <= max_bodies) {
             if (node.count() > 0) out.push_back(k);
             continue;
         }
         for (std::int32_t c = node.child_count - 1; c >= 0; --c)
             stack[top++] = node.first_child + c;
     }
-}
-
-void Octree::groups(int max_bodies, std::vector<std::int32_t>& out) const {
-    out.clear();
-    collect(
-        0, [&](const Node& node) { return node.count() <= max_bodies; }, out);
-}
-
-void Octree::leaves_under(std::int32_t node, std::vector<std::int32_t>& out) const {
-    collect(
-        node, [](const Node&) { return false; }, out);
 }
 
 std::vector<std::int32_t> Octree::bodies_within(const Vec3& c, double r) const {

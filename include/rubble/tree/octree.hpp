@@ -61,8 +61,6 @@ public:
     /// Walk groups, in key order: the largest nodes holding at most max_bodies bodies, or
     /// leaves (over-full ones included). Together they hold every body once.
     void groups(int max_bodies, std::vector<std::int32_t>& out) const;
-    /// The non-empty leaves below `node` (itself if a leaf), in key order, appended to out.
-    void leaves_under(std::int32_t node, std::vector<std::int32_t>& out) const;
 
     /// Original indices of the bodies whose centres are within `r` of `c`, ascending.
     [[nodiscard]] std::vector<std::int32_t> bodies_within(const Vec3& c, double r) const;
@@ -79,10 +77,6 @@ public:
 private:
     void split(std::int32_t node, int level, int bucket_size);
     void summarise(std::int32_t node);
-    // Depth-first from `from` in key order: appends each non-empty node where stop(node) holds
-    // or that is a leaf, without descending below it.
-    template <class Stop>
-    void collect(std::int32_t from, Stop&& stop, std::vector<std::int32_t>& out) const;
     template <class Accept, class Visit> void traverse(Accept&& accept, Visit&& visit) const;
     template <class Pred>
     std::vector<std::pair<std::int32_t, std::int32_t>> all_pairs(double reach, Pred&& pred) const;
