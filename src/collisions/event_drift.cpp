@@ -32,7 +32,8 @@ Vec3 shift_of(std::int8_t image, double box) {
 
 // Overlaps among neighbours: an overlapping pair's neighbourhoods always meet, so no second
 // search is needed.
-std::vector<Overlap> find_overlaps(const Bodies& b, const NeighbourLists& nl, double box,
+std::vector<Overlap> find_overlaps(const Bodies& b, const NeighbourLists& nl,
+                                   const std::array<Vec3, image_count>& image_shift,
                                    double tolerance, double& max_relative) {
     std::vector<Overlap> out;
     const auto n = static_cast<std::ptrdiff_t>(b.size());
@@ -46,7 +47,7 @@ std::vector<Overlap> find_overlaps(const Bodies& b, const NeighbourLists& nl, do
             nl.for_each_neighbour(si, [&](std::int32_t nj) {
                 if (nj < si) return; // each pair once
                 const auto j = static_cast<std::size_t>(nj);
-                const Vec3 s = shift_of(nl.image_of(si, nj), box);
+                const Vec3 s = image_shift[static_cast<std::size_t>(nl.image_of(si, nj))];
                 const double sigma = b.radius[i] + b.radius[j];
                 const double depth = sigma - (b.pos[j] + s - b.pos[i]).norm();
                 if (depth > tolerance * sigma) mine.push_back(Overlap{si, nj, s, depth});
@@ -238,7 +239,7 @@ void EventDrivenDrift::advance(Bodies& b, std::int32_t i, double t) {
 
 void EventDrivenDrift::collide(Bodies& b, const CollisionEvent& e, double t0, DriftStats& stats) {
     const auto i = static_cast<std::size_t>(e.i), j = static_cast<std::size_t>(e.j);
-    const Vec3 shift = shift_of(e.image, config_.periodic_box);
+    const Vec3 shift = image_shift_[static_cast<std::size_t>(e.image)];
     const SphereState si = sphere_of(b, i, Vec3::Zero()), sj = sphere_of(b, j, shift);
 
     const Vec3 r = sj.pos - si.pos;
@@ -295,10 +296,13 @@ void EventDrivenDrift::collide(Bodies& b, const CollisionEvent& e, double t0, Dr
 
 DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
     DriftStats stats;
+    for (int k = 0; k < image_count; ++k)
+        image_shift_[static_cast<std::size_t>(k)] =
+            shift_of(static_cast<std::int8_t>(k), config_.periodic_box);
     stats.rebuilt = neighbours_.prepare(b, h, config_.skin, config_.periodic_box);
 
-    std::vector<Overlap> overlaps = find_overlaps(b, neighbours_, config_.periodic_box,
-                                                  config_.overlap_tolerance, stats.max_overlap);
+    std::vector<Overlap> overlaps =
+        find_overlaps(b, neighbours_, image_shift_, config_.overlap_tolerance, stats.max_overlap);
     stats.overlaps = static_cast<std::int64_t>(overlaps.size());
     if (!overlaps.empty()) {
         std::vector<std::uint8_t> removed(b.size(), 0);
@@ -312,9 +316,6 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
 
     const std::size_t n = b.size();
     stats.candidate_pairs = neighbours_.pair_count();
-    for (int k = 0; k < image_count; ++k)
-        image_shift_[static_cast<std::size_t>(k)] =
-            shift_of(static_cast<std::int8_t>(k), config_.periodic_box);
     moving_.resize(n);
     const auto count = static_cast<std::ptrdiff_t>(n);
 #pragma omp parallel for schedule(static)
