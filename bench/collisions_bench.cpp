@@ -3,8 +3,12 @@
 // collision against N): an elastic hard-sphere gas in a periodic box, one drift per
 // iteration, the drift one or a few Enskog mean free times long (each body collides about
 // that many times per drift).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <numeric>
+#include <random>
+#include <vector>
 
 #include <benchmark/benchmark.h>
 
@@ -15,12 +19,27 @@ using namespace rubble;
 
 namespace {
 
+// The same bodies in random array order. A lattice lists its bodies row by row, so array
+// neighbours are mostly space neighbours; a cloud drawn at random (ic/, the collapse) has no
+// such order, and a body's neighbours then sit anywhere in memory.
+Bodies shuffled(const Bodies& b, std::uint64_t seed) {
+    std::vector<std::size_t> order(b.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::shuffle(order.begin(), order.end(), std::mt19937_64(seed));
+    Bodies out;
+    out.reserve(b.size());
+    for (const std::size_t k : order)
+        out.add_sphere(b.id[k], b.mass[k], b.radius[k], b.pos[k], b.vel[k], b.spin[k]);
+    return out;
+}
+
 // args: lattice side k (N = k^3), packing fraction x 100, drift length in mean free times,
-// neighbourhood skin x 100 (collisions.skin).
+// neighbourhood skin x 100 (collisions.skin), array order (0: lattice rows, 1: random).
 void BM_GranularGasDrift(benchmark::State& state) {
     const auto k = static_cast<int>(state.range(0));
     const double phi = static_cast<double>(state.range(1)) / 100.0;
     test::Gas gas = test::lattice_gas(k * k * k, phi, 1.0, 1);
+    if (state.range(4) != 0) gas.bodies = shuffled(gas.bodies, 7);
     collisions::CollisionConfig c;
     c.eps_n = 1.0;
     c.periodic_box = gas.box;
@@ -60,15 +79,18 @@ void BM_GranularGasDrift(benchmark::State& state) {
         static_cast<double>(renewals) / static_cast<double>(std::max<std::int64_t>(collisions, 1));
 }
 BENCHMARK(BM_GranularGasDrift)
-    ->Args({10, 30, 4, 50})
-    ->Args({22, 30, 1, 25})
-    ->Args({22, 30, 1, 50})
-    ->Args({22, 30, 1, 100})
-    ->Args({22, 30, 4, 50})
-    ->Args({22, 5, 1, 50})
-    ->Args({22, 5, 1, 100})
-    ->Args({46, 30, 1, 50})
-    ->Args({100, 30, 1, 50})
+    ->Args({10, 30, 4, 50, 0})
+    ->Args({22, 30, 1, 25, 0})
+    ->Args({22, 30, 1, 50, 0})
+    ->Args({22, 30, 1, 100, 0})
+    ->Args({22, 30, 4, 50, 0})
+    ->Args({22, 5, 1, 50, 0})
+    ->Args({22, 5, 1, 100, 0})
+    ->Args({46, 30, 1, 50, 0})
+    ->Args({100, 30, 1, 50, 0})
+    ->Args({22, 30, 4, 50, 1})
+    ->Args({46, 30, 1, 50, 1})
+    ->Args({100, 30, 1, 50, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->MinTime(2.0);

@@ -179,12 +179,17 @@ void EventDrivenDrift::predict_initial(double h) {
 }
 
 void EventDrivenDrift::predict_for(std::int32_t i, std::int32_t skip, double now, double h) {
+    // The neighbours' states are scattered cache lines: ask for all of them before reading
+    // the first, so that their misses overlap instead of queueing one behind the other.
+    const auto near = neighbours_.neighbours_of(i);
+    for (const std::int32_t j : near)
+        __builtin_prefetch(&moving_[static_cast<std::size_t>(j)]);
     Upcoming u{no_collision(i), no_collision(i)};
-    neighbours_.for_each_neighbour(i, [&](std::int32_t j) {
-        if (j == skip || !alive_[static_cast<std::size_t>(j)]) return;
+    for (const std::int32_t j : near) { // (merged bodies have left every list)
+        if (j == skip) continue;
         const auto e = predict_pair(i, j, neighbours_.image_of(i, j), h);
         if (e) keep(u, *e);
-    });
+    }
     upcoming_[static_cast<std::size_t>(i)] = u;
     queue_earliest(i, now, h);
 }
@@ -201,7 +206,6 @@ void EventDrivenDrift::predict_after_exit(std::int32_t i, double now, double h) 
     }
     if (!still_holds(i, u.second)) u.second = unknown_collision(i);
     for (const std::int32_t j : neighbours_.added()) {
-        if (!alive_[static_cast<std::size_t>(j)]) continue;
         const auto e = predict_pair(i, j, neighbours_.image_of(i, j), h);
         if (e) keep(u, *e);
     }
@@ -370,10 +374,12 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
             moving_[k].vel = b.vel[k];
             moving_[k].radius = b.radius[k];
         }
-        // A merged body has a new centre and radius: a new neighbourhood.
+        // The absorbed body leaves every list; the merged one has a new centre and radius: a
+        // new neighbourhood.
         if (config_.outcome == ContactOutcome::merge) {
             const std::int32_t keep = alive_[i] ? e.i : e.j;
             const auto k = static_cast<std::size_t>(keep);
+            neighbours_.remove(keep == e.i ? e.j : e.i);
             neighbours_.renew(keep, b.pos[k], b.radius[k]);
         }
         if (alive_[i]) predict_for(e.i, e.j, e.time, h);

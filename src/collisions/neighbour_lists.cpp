@@ -146,31 +146,66 @@ std::size_t NeighbourLists::bucket_of_spot(std::uint64_t spot) const {
 }
 
 NeighbourLists::CellCode NeighbourLists::code_of(std::size_t i) const {
+    const Hood& hd = hood_[i];
     std::int64_t cell[3];
-    cell_of(level_[i], grid_point(centre_[i]), cell);
-    return code_of(level_[i], cell);
+    cell_of(hd.level, grid_point(hd.centre), cell);
+    return code_of(hd.level, cell);
 }
 
 void NeighbourLists::insert(std::size_t i, const CellCode& code) {
-    bucket_[i] = code.bucket;
-    slot_[i] = static_cast<std::int32_t>(members_[code.bucket].size());
+    Hood& hd = hood_[i];
+    hd.bucket = code.bucket;
+    hd.slot = static_cast<std::int32_t>(members_[code.bucket].size());
     members_[code.bucket].push_back(
-        Member{grid_point(centre_[i]), reach_[i], code.key, static_cast<std::int32_t>(i)});
-    ++levels_[static_cast<std::size_t>(level_[i])].bodies;
+        Member{grid_point(hd.centre), hd.reach, code.key, static_cast<std::int32_t>(i)});
+    ++levels_[static_cast<std::size_t>(hd.level)].bodies;
 }
 
 void NeighbourLists::unlink(std::size_t i) {
-    auto& bucket = members_[bucket_[i]];
-    const auto s = static_cast<std::size_t>(slot_[i]);
+    Hood& hd = hood_[i];
+    auto& bucket = members_[hd.bucket];
+    const auto s = static_cast<std::size_t>(hd.slot);
     bucket[s] = bucket.back();
-    slot_[static_cast<std::size_t>(bucket[s].body)] = static_cast<std::int32_t>(s);
+    hood_[static_cast<std::size_t>(bucket[s].body)].slot = static_cast<std::int32_t>(s);
     bucket.pop_back();
-    --levels_[static_cast<std::size_t>(level_[i])].bodies;
+    hd.slot = -1;
+    --levels_[static_cast<std::size_t>(hd.level)].bodies;
 }
 
 void NeighbourLists::shift(std::int32_t i, const Vec3& s) {
     // The grid holds the centre wrapped into the box, which a shift by whole periods keeps.
-    centre_[static_cast<std::size_t>(i)] += s;
+    hood_[static_cast<std::size_t>(i)].centre += s;
+}
+
+void NeighbourLists::lay_out_rows(std::size_t lines) {
+    std::vector<Line> rows(hood_.size() * lines);
+    for (std::size_t i = 0; i < hood_.size(); ++i) {
+        std::int32_t* to = rows[i * lines].v;
+        if (rows_.empty()) {
+            to[0] = 0;
+            continue;
+        }
+        const std::int32_t* from = row_of(i);
+        std::copy(from, from + 1 + from[0], to);
+    }
+    rows_.swap(rows);
+    row_lines_ = lines;
+}
+
+void NeighbourLists::append(std::size_t i, std::int32_t j) {
+    if (static_cast<std::size_t>(row_of(i)[0]) + 1 == 16 * row_lines_)
+        lay_out_rows(2 * row_lines_); // full: every row grows
+    std::int32_t* row = row_of(i);
+    row[1 + row[0]++] = j;
+}
+
+void NeighbourLists::erase(std::size_t i, std::int32_t j) {
+    std::int32_t* row = row_of(i);
+    std::int32_t* end = row + 1 + row[0];
+    std::int32_t* it = std::find(row + 1, end, j);
+    if (it == end) return;
+    *it = end[-1];
+    --row[0];
 }
 
 double NeighbourLists::nearest_image(double d) const {
@@ -192,9 +227,9 @@ bool NeighbourLists::meet(const Vec3& ci, double ri, const Vec3& ck, double rk) 
 }
 
 template <class F> void NeighbourLists::visit_neighbours(std::size_t i, bool finer, F&& f) const {
-    const int own = level_[i];
-    const Vec3 q = grid_point(centre_[i]);
-    const double reach = reach_[i];
+    const int own = hood_[i].level;
+    const Vec3 q = grid_point(hood_[i].centre);
+    const double reach = hood_[i].reach;
     for (int l = finer ? 0 : own; l < static_cast<int>(levels_.size()); ++l) {
         const Level& lv = levels_[static_cast<std::size_t>(l)];
         if (lv.bodies == 0) continue;
@@ -277,8 +312,9 @@ template <class F> void NeighbourLists::visit_neighbours(std::size_t i, bool fin
         if (cells > static_cast<double>(lv.bodies)) {
             // More cells than bodies at that level (a large body over a fine level): go
             // through the level's bodies instead.
-            for (std::size_t k = 0; k < centre_.size(); ++k)
-                if (level_[k] == l) test(members_[bucket_[k]][static_cast<std::size_t>(slot_[k])]);
+            for (const Hood& hk : hood_)
+                if (hk.level == l && hk.slot >= 0)
+                    test(members_[hk.bucket][static_cast<std::size_t>(hk.slot)]);
             continue;
         }
         for (const std::int64_t x : axis[0])
@@ -298,20 +334,18 @@ void NeighbourLists::rebuild(const Bodies& b, double skin, double box) {
     box_ = box;
     ids_ = b.id;
     radius_ = b.radius;
-    centre_ = b.pos;
-    reach_.resize(n);
-    room_.resize(n);
+    hood_.assign(n, Hood{});
     double smallest = std::numeric_limits<double>::infinity();
     for (std::size_t i = 0; i < n; ++i) {
-        reach_[i] = b.radius[i] * (1.0 + skin);
-        room_[i] = b.radius[i] * skin;
-        smallest = std::min(smallest, reach_[i]);
+        hood_[i].centre = b.pos[i];
+        hood_[i].reach = b.radius[i] * (1.0 + skin);
+        hood_[i].room = b.radius[i] * skin;
+        smallest = std::min(smallest, hood_[i].reach);
     }
     base_side_ = n > 0 ? 2.0 * smallest * (1.0 + cell_slack) : 1.0;
     levels_.clear();
-    level_.resize(n);
     for (std::size_t i = 0; i < n; ++i)
-        level_[i] = level_for(reach_[i]);
+        hood_[i].level = level_for(hood_[i].reach);
     std::size_t buckets = 64;
     bucket_bits_ = 6;
     while (buckets < 2 * n) {
@@ -321,8 +355,6 @@ void NeighbourLists::rebuild(const Bodies& b, double skin, double box) {
     members_.resize(buckets);
     for (auto& m : members_)
         m.clear();
-    slot_.assign(n, -1);
-    bucket_.assign(n, 0);
     // Inserted in bucket order, so that the buckets' storage is laid out in that order too.
     std::vector<std::pair<CellCode, std::size_t>> by_bucket(n);
     for (std::size_t i = 0; i < n; ++i)
@@ -333,10 +365,9 @@ void NeighbourLists::rebuild(const Bodies& b, double skin, double box) {
     });
     for (const auto& [code, i] : by_bucket)
         insert(i, code);
-    list_.resize(n);
-    generation_.assign(n, 0);
     // Each body looks at its own level and coarser ones; a pair across levels is found from
     // the finer side only and entered on both sides afterwards.
+    std::vector<std::vector<std::int32_t>> lists(n);
     std::vector<std::pair<std::int32_t, std::int32_t>> across;
     const auto count = static_cast<std::ptrdiff_t>(n);
 #pragma omp parallel
@@ -345,12 +376,10 @@ void NeighbourLists::rebuild(const Bodies& b, double skin, double box) {
 #pragma omp for schedule(static)
         for (std::ptrdiff_t s = 0; s < count; ++s) {
             const auto i = static_cast<std::size_t>(s);
-            auto& own = list_[i];
-            own.clear();
             visit_neighbours(i, false, [&](std::int32_t k) {
                 if (k == s) return;
-                if (level_[static_cast<std::size_t>(k)] == level_[i])
-                    own.push_back(k); // the other side finds this pair too
+                if (hood_[static_cast<std::size_t>(k)].level == hood_[i].level)
+                    lists[i].push_back(k); // the other side finds this pair too
                 else
                     mine.emplace_back(static_cast<std::int32_t>(s), k);
             });
@@ -359,8 +388,22 @@ void NeighbourLists::rebuild(const Bodies& b, double skin, double box) {
         across.insert(across.end(), mine.begin(), mine.end());
     }
     for (const auto& [i, k] : across) {
-        list_[static_cast<std::size_t>(i)].push_back(k);
-        list_[static_cast<std::size_t>(k)].push_back(i);
+        lists[static_cast<std::size_t>(i)].push_back(k);
+        lists[static_cast<std::size_t>(k)].push_back(i);
+    }
+    // Rows with room for the longest list and a third more (renewals change the counts).
+    std::size_t longest = 0;
+    for (const auto& l : lists)
+        longest = std::max(longest, l.size());
+    std::size_t lines = 1;
+    while (16 * lines < 2 + longest + longest / 3)
+        lines *= 2;
+    rows_.clear();
+    lay_out_rows(lines);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::int32_t* row = row_of(i);
+        row[0] = static_cast<std::int32_t>(lists[i].size());
+        std::copy(lists[i].begin(), lists[i].end(), row + 1);
     }
     renewals_ = 0;
 }
@@ -392,8 +435,8 @@ bool NeighbourLists::prepare(const Bodies& b, double h, double skin, double box)
     // Normally every body ended the last drift inside its neighbourhood; one that did not
     // (moved by the caller since) gets a new one.
     for (std::size_t i = 0; i < n; ++i) {
-        const double room = room_[i] * (1.0 - room_margin);
-        if ((b.pos[i] - centre_[i]).squaredNorm() > room * room)
+        const double room = hood_[i].room * (1.0 - room_margin);
+        if ((b.pos[i] - hood_[i].centre).squaredNorm() > room * room)
             renew(static_cast<std::int32_t>(i), b.pos[i], b.radius[i]);
     }
     return false;
@@ -402,9 +445,9 @@ double NeighbourLists::exit_time(std::int32_t i, const Vec3& x, const Vec3& v) c
     // Smallest positive root of |p + v t|^2 = rho^2 with p = x - c inside (c0 = p^2 - rho^2
     // <= 0), in the form without cancellation (as in predict.hpp): the roots' product is
     // c0 / a <= 0, so one is >= 0.
-    const auto k = static_cast<std::size_t>(i);
-    const Vec3 p = x - centre_[k];
-    const double rho = room_[k] * (1.0 - room_margin);
+    const Hood& hd = hood_[static_cast<std::size_t>(i)];
+    const Vec3 p = x - hd.centre;
+    const double rho = hd.room * (1.0 - room_margin);
     const double a = v.squaredNorm();
     if (!(a > 0.0)) return std::numeric_limits<double>::infinity();
     const double bb = p.dot(v);
@@ -417,33 +460,45 @@ double NeighbourLists::exit_time(std::int32_t i, const Vec3& x, const Vec3& v) c
 void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
     const auto ui = static_cast<std::size_t>(i);
     ++renewals_;
-    ++generation_[ui];
-    for (const std::int32_t j : list_[ui]) {
-        auto& other = list_[static_cast<std::size_t>(j)];
-        const auto it = std::find(other.begin(), other.end(), i);
-        if (it != other.end()) {
-            *it = other.back();
-            other.pop_back();
-        }
-    }
-    previous_.assign(list_[ui].begin(), list_[ui].end());
-    list_[ui].clear();
+    Hood& hd = hood_[ui];
+    ++hd.generation;
+    const auto old = neighbours_of(i);
+    previous_.assign(old.begin(), old.end());
     unlink(ui);
-    centre_[ui] = x;
-    reach_[ui] = r * (1.0 + skin_);
-    room_[ui] = r * skin_;
+    hd.centre = x;
+    hd.reach = r * (1.0 + skin_);
+    hd.room = r * skin_;
     radius_[ui] = r;
-    level_[ui] = level_for(reach_[ui]); // a merged body may need a coarser level
+    hd.level = level_for(hd.reach); // a merged body may need a coarser level
     insert(ui, code_of(ui));
+    found_.clear();
     visit_neighbours(ui, true, [&](std::int32_t k) {
-        if (k == i) return;
-        list_[ui].push_back(k);
-        list_[static_cast<std::size_t>(k)].push_back(i);
+        if (k != i) found_.push_back(k);
     });
+    // Only the lists that change are touched: a body moved by a room keeps most neighbours.
+    const auto has = [](const std::vector<std::int32_t>& v, std::int32_t k) {
+        return std::find(v.begin(), v.end(), k) != v.end();
+    };
     added_.clear();
-    for (const std::int32_t j : list_[ui])
-        if (std::find(previous_.begin(), previous_.end(), j) == previous_.end())
-            added_.push_back(j);
+    for (const std::int32_t k : found_)
+        if (!has(previous_, k)) {
+            added_.push_back(k);
+            append(static_cast<std::size_t>(k), i);
+        }
+    for (const std::int32_t j : previous_)
+        if (!has(found_, j)) erase(static_cast<std::size_t>(j), i);
+    row_of(ui)[0] = 0;
+    for (const std::int32_t k : found_)
+        append(ui, k);
+}
+
+void NeighbourLists::remove(std::int32_t i) {
+    const auto ui = static_cast<std::size_t>(i);
+    for (const std::int32_t j : neighbours_of(i))
+        erase(static_cast<std::size_t>(j), i);
+    row_of(ui)[0] = 0;
+    unlink(ui);
+    ++hood_[ui].generation;
 }
 
 void NeighbourLists::renew_ahead(std::int32_t i, const Vec3& x, const Vec3& v, double r) {
@@ -454,10 +509,10 @@ void NeighbourLists::renew_ahead(std::int32_t i, const Vec3& x, const Vec3& v, d
 }
 
 std::int64_t NeighbourLists::pair_count() const {
-    std::size_t total = 0;
-    for (const auto& l : list_)
-        total += l.size();
-    return static_cast<std::int64_t>(total / 2);
+    std::int64_t total = 0;
+    for (std::size_t i = 0; i < hood_.size(); ++i)
+        total += row_of(i)[0];
+    return total / 2;
 }
 
 } // namespace rubble::collisions

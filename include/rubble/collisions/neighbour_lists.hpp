@@ -18,6 +18,7 @@
 // different sizes sit at different levels of a hierarchical grid (Ogarko & Luding 2012), so a
 // size distribution or a body grown by merging does not make the cells coarse for everyone.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "rubble/collisions/periodic.hpp"
@@ -37,9 +38,15 @@ public:
     /// Rebuilds everything from the bodies' present positions and radii.
     void rebuild(const Bodies& b, double skin, double box);
 
-    /// Calls f(j) for every neighbour j of i (some may have merged away during the drift).
+    /// The neighbours of i.
+    [[nodiscard]] std::span<const std::int32_t> neighbours_of(std::int32_t i) const {
+        const std::int32_t* row = row_of(static_cast<std::size_t>(i));
+        return {row + 1, static_cast<std::size_t>(row[0])};
+    }
+
+    /// Calls f(j) for every neighbour j of i.
     template <class F> void for_each_neighbour(std::int32_t i, F&& f) const {
-        for (const std::int32_t j : list_[static_cast<std::size_t>(i)])
+        for (const std::int32_t j : neighbours_of(i))
             f(j);
     }
 
@@ -47,7 +54,8 @@ public:
     /// brings their neighbourhoods together (self_image when open).
     [[nodiscard]] std::int8_t image_of(std::int32_t i, std::int32_t j) const {
         if (box_ <= 0.0) return self_image;
-        const Vec3 d = centre_[static_cast<std::size_t>(j)] - centre_[static_cast<std::size_t>(i)];
+        const Vec3 d =
+            hood_[static_cast<std::size_t>(j)].centre - hood_[static_cast<std::size_t>(i)].centre;
         int k = 0;
         for (int a = 0; a < 3; ++a) {
             // j is seen shifted by +-L or not at all: the image nearest to i (prepare() keeps
@@ -74,6 +82,10 @@ public:
     /// The neighbours the last renew() found that were not neighbours before it.
     [[nodiscard]] const std::vector<std::int32_t>& added() const { return added_; }
 
+    /// Takes body i out of every list and the grid (it merged into another during a drift;
+    /// the lists are rebuilt before the next one).
+    void remove(std::int32_t i);
+
     /// Moves i's neighbourhood with the body when its position is wrapped into the box.
     void shift(std::int32_t i, const Vec3& s);
 
@@ -86,7 +98,7 @@ public:
     /// How many times i's neighbourhood has been renewed (an exit event predicted before a
     /// renewal is stale).
     [[nodiscard]] std::uint32_t generation(std::int32_t i) const {
-        return generation_[static_cast<std::size_t>(i)];
+        return hood_[static_cast<std::size_t>(i)].generation;
     }
 
 private:
@@ -125,19 +137,38 @@ private:
     // ones too when `finer`) whose neighbourhood meets i's.
     template <class F> void visit_neighbours(std::size_t i, bool finer, F&& f) const;
 
-    std::vector<Vec3> centre_;                    // m
-    std::vector<double> reach_;                   // m, neighbourhood radius R (1 + skin)
-    std::vector<double> room_;                    // m, skin R: how far the body may move
-    std::vector<std::vector<std::int32_t>> list_; // neighbours of each body
-    std::vector<std::uint32_t> generation_;
+    // What renewals and exits read of one body, in one cache line.
+    struct alignas(64) Hood {
+        Vec3 centre;            // m
+        double reach = 0.0;     // m, neighbourhood radius R (1 + skin)
+        double room = 0.0;      // m, skin R: how far the body may move
+        std::size_t bucket = 0; // of the grid table
+        std::int32_t slot = -1; // in its bucket
+        std::int32_t level = 0; // of the grid
+        std::uint32_t generation = 0;
+    };
+    std::vector<Hood> hood_;
+    // The lists, one fixed-length row per body in one array (a row is a few whole cache lines:
+    // a body's list costs one miss, not a vector header and its heap block): row[0] is the
+    // count, row[1..] the neighbours. Rows grow together when one fills (rare).
+    struct alignas(64) Line {
+        std::int32_t v[16];
+    };
+    std::vector<Line> rows_;
+    std::size_t row_lines_ = 1;
+    [[nodiscard]] const std::int32_t* row_of(std::size_t i) const {
+        return rows_[i * row_lines_].v;
+    }
+    [[nodiscard]] std::int32_t* row_of(std::size_t i) { return rows_[i * row_lines_].v; }
+    void lay_out_rows(std::size_t lines); // keeps the lists
+    void append(std::size_t i, std::int32_t j);
+    void erase(std::size_t i, std::int32_t j);
+    std::vector<std::int32_t> found_; // scratch of renew()
     // Hierarchical cell grid of the centres, all levels hashed into one bucket table.
     std::vector<Level> levels_;
     double base_side_ = 1.0; // m, cell side of level 0
-    std::vector<int> level_; // of each body
     std::vector<std::vector<Member>> members_;
     int bucket_bits_ = 6;                        // the table has 2^bits buckets
-    std::vector<std::size_t> bucket_;            // of each body
-    std::vector<std::int32_t> slot_;             // of each body in its bucket
     std::vector<std::int32_t> previous_, added_; // scratch of renew()
     // What the lists were built for.
     std::vector<std::int64_t> ids_;
