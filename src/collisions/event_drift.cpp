@@ -16,7 +16,6 @@
 #include "rubble/collisions/restitution_law.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/integrate/leapfrog.hpp"
-#include "sphere_access.hpp"
 
 namespace rubble::collisions {
 namespace {
@@ -229,22 +228,35 @@ void EventDrivenDrift::predict_after_stale(std::int32_t i, const CollisionEvent&
     predict_for(i, -1, now, h);
 }
 
-void EventDrivenDrift::advance(Bodies& b, std::int32_t i, double t) {
+void EventDrivenDrift::advance(std::int32_t i, double t) {
     const auto k = static_cast<std::size_t>(i);
     Moving& m = moving_[k];
     const double dt = t - m.time;
     if (dt <= 0.0) return;
     m.pos += dt * m.vel;
-    b.pos[k] = m.pos;
-    b.orientation[k] = integrate::rotate_by_spin(b.orientation[k], b.spin[k], dt);
-    b.free_path[k] += dt * m.vel.norm();
+    rigid_[k].free_path += dt * m.vel.norm();
     m.time = t;
+}
+
+void EventDrivenDrift::turn(Bodies& b, std::int32_t i, double t) {
+    const auto k = static_cast<std::size_t>(i);
+    Rigid& r = rigid_[k];
+    if (t <= r.turned) return;
+    b.orientation[k] = integrate::rotate_by_spin(b.orientation[k], r.spin, t - r.turned);
+    r.turned = t;
+}
+
+SphereState EventDrivenDrift::sphere(std::int32_t i, const Vec3& shift) const {
+    const auto k = static_cast<std::size_t>(i);
+    const Moving& m = moving_[k];
+    const Rigid& r = rigid_[k];
+    return SphereState{r.mass, m.radius, r.inertia, m.pos + shift, m.vel, r.spin};
 }
 
 void EventDrivenDrift::collide(Bodies& b, const CollisionEvent& e, double t0, DriftStats& stats) {
     const auto i = static_cast<std::size_t>(e.i), j = static_cast<std::size_t>(e.j);
     const Vec3 shift = image_shift_[static_cast<std::size_t>(e.image)];
-    const SphereState si = sphere_of(b, i, Vec3::Zero()), sj = sphere_of(b, j, shift);
+    const SphereState si = sphere(e.i, Vec3::Zero()), sj = sphere(e.j, shift);
 
     const Vec3 r = sj.pos - si.pos;
     const Vec3 n = r.normalized();
@@ -255,8 +267,9 @@ void EventDrivenDrift::collide(Bodies& b, const CollisionEvent& e, double t0, Dr
     const double un = -u.dot(n);
     const double ut = (u + un * n).norm();
 
+    Rigid &ri = rigid_[i], &rj = rigid_[j];
     const bool recent =
-        b.free_path[i] < config_.f_crit * si.radius || b.free_path[j] < config_.f_crit * sj.radius;
+        ri.free_path < config_.f_crit * si.radius || rj.free_path < config_.f_crit * sj.radius;
     const Restitution eps = restitution_for(config_, un, recent);
     if (recent || (un < config_.v_min && config_.eps_n < 1.0)) ++stats.elastic_by_guard;
 
@@ -270,20 +283,37 @@ void EventDrivenDrift::collide(Bodies& b, const CollisionEvent& e, double t0, Dr
     ++stats.collisions;
     ++count_[i];
     ++count_[j];
-    b.free_path[i] = 0.0;
-    b.free_path[j] = 0.0;
+    ri.free_path = 0.0;
+    rj.free_path = 0.0;
     if (config_.outcome == ContactOutcome::merge) {
         ++stats.merges;
         const SphereState m = merge_spheres(si, sj);
         const bool keep_i = si.mass > sj.mass || (si.mass == sj.mass && b.id[i] < b.id[j]);
-        store_merged(b, keep_i ? i : j, m, keep_i ? Vec3::Zero() : shift);
+        const std::size_t k = keep_i ? i : j;
+        turn(b, static_cast<std::int32_t>(k), e.time);
+        moving_[k].pos = keep_i ? m.pos : Vec3(m.pos - shift);
+        moving_[k].vel = m.vel;
+        moving_[k].radius = m.radius;
+        rigid_[k].spin = m.spin;
+        rigid_[k].mass = m.mass;
+        rigid_[k].inertia = m.inertia;
+        b.mass[k] = m.mass; // (rare: written through, unlike what every collision changes)
+        b.radius[k] = m.radius;
+        b.inertia[k] = Vec3::Constant(m.inertia);
         alive_[keep_i ? j : i] = 0;
     } else {
         const Outcome o = resolve_collision(si, sj, eps);
-        b.vel[i] = o.vel1;
-        b.vel[j] = o.vel2;
-        b.spin[i] = o.spin1;
-        b.spin[j] = o.spin2;
+        moving_[i].vel = o.vel1;
+        moving_[j].vel = o.vel2;
+        // A smooth contact (eps_t = 1) leaves the spins, and so the orientations, alone.
+        if (o.spin1 != ri.spin) {
+            turn(b, e.i, e.time);
+            ri.spin = o.spin1;
+        }
+        if (o.spin2 != rj.spin) {
+            turn(b, e.j, e.time);
+            rj.spin = o.spin2;
+        }
     }
 
     for (const std::size_t k : {i, j}) {
@@ -321,11 +351,13 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
     const std::size_t n = b.size();
     stats.candidate_pairs = neighbours_.pair_count();
     moving_.resize(n);
+    rigid_.resize(n);
     const auto count = static_cast<std::ptrdiff_t>(n);
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t k = 0; k < count; ++k) {
         const auto u = static_cast<std::size_t>(k);
         moving_[u] = Moving{b.pos[u], 0.0, b.vel[u], b.radius[u]};
+        rigid_[u] = Rigid{b.spin[u], b.mass[u], b.inertia[u].x(), b.free_path[u], 0.0};
     }
     count_.assign(n, 0);
     alive_.assign(n, 1);
@@ -366,21 +398,16 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
             if (j_same) predict_after_stale(e.j, e, e.time, h);
             continue;
         }
-        advance(b, e.i, e.time);
-        advance(b, e.j, e.time);
+        advance(e.i, e.time);
+        advance(e.j, e.time);
         collide(b, e, t0, stats);
-        for (const std::size_t k : {i, j}) { // velocities, and for a merge position and size
-            moving_[k].pos = b.pos[k];
-            moving_[k].vel = b.vel[k];
-            moving_[k].radius = b.radius[k];
-        }
         // The absorbed body leaves every list; the merged one has a new centre and radius: a
         // new neighbourhood.
         if (config_.outcome == ContactOutcome::merge) {
             const std::int32_t keep = alive_[i] ? e.i : e.j;
             const auto k = static_cast<std::size_t>(keep);
             neighbours_.remove(keep == e.i ? e.j : e.i);
-            neighbours_.renew(keep, b.pos[k], b.radius[k]);
+            neighbours_.renew(keep, moving_[k].pos, moving_[k].radius);
         }
         if (alive_[i]) predict_for(e.i, e.j, e.time, h);
         if (alive_[j]) predict_for(e.j, -1, e.time, h);
@@ -391,7 +418,14 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
     for (std::ptrdiff_t k = 0; k < count; ++k) {
         const auto u = static_cast<std::size_t>(k);
         if (!alive_[u]) continue;
-        advance(b, static_cast<std::int32_t>(k), h);
+        advance(static_cast<std::int32_t>(k), h);
+        turn(b, static_cast<std::int32_t>(k), h);
+        const Moving& m = moving_[u];
+        const Rigid& r = rigid_[u];
+        b.pos[u] = m.pos;
+        b.vel[u] = m.vel;
+        b.spin[u] = r.spin;
+        b.free_path[u] = r.free_path;
         if (config_.periodic_box > 0.0) {
             const Vec3 w = wrap_into_box(b.pos[u], config_.periodic_box);
             // The neighbourhood moves with its body, so images between centres are unchanged.

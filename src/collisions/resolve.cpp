@@ -35,14 +35,17 @@ double tangential_beta(const SphereState& s1, const SphereState& s2) {
 
 Outcome resolve_collision(const SphereState& s1, const SphereState& s2, const Restitution& eps) {
     const Contact c = contact(s1, s2);
-    const Vec3 impulse =
-        -c.mu * ((1.0 + eps.normal) * c.un + c.beta * (1.0 - eps.tangential) * c.ut);
+    // Only the tangential part of the impulse turns the spheres: the normal part acts along
+    // the contact arms (s x n = 0), and leaving it out of the torque keeps round-off from
+    // spinning up smooth (eps_t = 1) spheres.
+    const Vec3 tangential = -c.mu * c.beta * (1.0 - eps.tangential) * c.ut;
+    const Vec3 impulse = -c.mu * (1.0 + eps.normal) * c.un + tangential;
     Outcome o;
     o.impulse = impulse;
     o.vel1 = s1.vel - impulse / s1.mass;
     o.vel2 = s2.vel + impulse / s2.mass;
-    o.spin1 = s1.spin - c.s1.cross(impulse) / s1.inertia;
-    o.spin2 = s2.spin + c.s2.cross(impulse) / s2.inertia;
+    o.spin1 = s1.spin - c.s1.cross(tangential) / s1.inertia;
+    o.spin2 = s2.spin + c.s2.cross(tangential) / s2.inertia;
     return o;
 }
 

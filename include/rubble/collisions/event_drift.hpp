@@ -23,6 +23,7 @@
 #include "rubble/collisions/event_queue.hpp"
 #include "rubble/collisions/neighbour_lists.hpp"
 #include "rubble/collisions/periodic.hpp"
+#include "rubble/collisions/resolve.hpp"
 #include "rubble/core/bodies.hpp"
 
 namespace rubble::collisions {
@@ -88,7 +89,11 @@ private:
     /// The pair's contact within the drift, as an event, or nothing.
     [[nodiscard]] std::optional<CollisionEvent> predict_pair(std::int32_t i, std::int32_t j,
                                                              std::int8_t image, double h) const;
-    void advance(Bodies& b, std::int32_t i, double t);
+    /// Moves body i along its line to time t (s into the drift).
+    void advance(std::int32_t i, double t);
+    /// Brings body i's orientation to time t with its present spin (before the spin changes).
+    void turn(Bodies& b, std::int32_t i, double t);
+    [[nodiscard]] SphereState sphere(std::int32_t i, const Vec3& shift) const;
     void collide(Bodies& b, const CollisionEvent& e, double t0, DriftStats& stats);
     /// The event of i leaving its neighbourhood, if within the drift.
     [[nodiscard]] std::optional<CollisionEvent> predict_exit(std::int32_t i, double now,
@@ -107,6 +112,18 @@ private:
         double radius;
     };
     std::vector<Moving> moving_;
+    // What only a contact reads or changes, in a second line: the engine keeps the bodies'
+    // state in these two lines during a drift and writes it back to Bodies at the end, so a
+    // collision touches two lines per body instead of one per Bodies array. Orientations are
+    // turned lazily: only when the spin changes and at the end of the drift.
+    struct alignas(64) Rigid {
+        Vec3 spin;        // rad/s
+        double mass;      // kg
+        double inertia;   // kg m^2 (free spheres: one principal moment)
+        double free_path; // m travelled since the last collision (the f_crit rule)
+        double turned;    // s into the drift: the orientation in Bodies is for this time
+    };
+    std::vector<Rigid> rigid_;
     std::array<Vec3, image_count> image_shift_{}; // m, of each periodic image (0 when open)
     std::vector<std::uint32_t> count_;            // collisions of each body in this drift
     std::vector<std::uint8_t> alive_;             // 0 once merged into another
