@@ -43,10 +43,10 @@ std::vector<Overlap> find_overlaps(const Bodies& b, const NeighbourLists& nl,
         for (std::ptrdiff_t k = 0; k < n; ++k) {
             const auto si = static_cast<std::int32_t>(k);
             const auto i = static_cast<std::size_t>(k);
-            nl.for_each_neighbour(si, [&](std::int32_t nj) {
+            nl.for_each_neighbour(si, [&](std::int32_t nj, std::int8_t image) {
                 if (nj < si) return; // each pair once
                 const auto j = static_cast<std::size_t>(nj);
-                const Vec3 s = image_shift[static_cast<std::size_t>(nl.image_of(si, nj))];
+                const Vec3 s = image_shift[static_cast<std::size_t>(image)];
                 const double sigma = b.radius[i] + b.radius[j];
                 const double depth = sigma - (b.pos[j] + s - b.pos[i]).norm();
                 if (depth > tolerance * sigma) mine.push_back(Overlap{si, nj, s, depth});
@@ -152,8 +152,8 @@ void EventDrivenDrift::predict_initial(double h) {
     for (std::ptrdiff_t k = 0; k < count; ++k) {
         const auto i = static_cast<std::int32_t>(k);
         Upcoming u{no_collision(i), no_collision(i)};
-        neighbours_.for_each_neighbour(i, [&](std::int32_t j) {
-            const auto e = predict_pair(i, j, neighbours_.image_of(i, j), h);
+        neighbours_.for_each_neighbour(i, [&](std::int32_t j, std::int8_t image) {
+            const auto e = predict_pair(i, j, image, h);
             if (e) keep(u, *e);
         });
         upcoming_[static_cast<std::size_t>(k)] = u;
@@ -180,15 +180,16 @@ void EventDrivenDrift::predict_initial(double h) {
 void EventDrivenDrift::predict_for(std::int32_t i, std::int32_t skip, double now, double h) {
     // The neighbours' states are scattered cache lines: ask for all of them before reading
     // the first, so that their misses overlap instead of queueing one behind the other.
-    const auto near = neighbours_.neighbours_of(i);
-    for (const std::int32_t j : near)
+    neighbours_.for_each_neighbour(i, [&](std::int32_t j, std::int8_t) {
         __builtin_prefetch(&moving_[static_cast<std::size_t>(j)]);
+    });
     Upcoming u{no_collision(i), no_collision(i)};
-    for (const std::int32_t j : near) { // (merged bodies have left every list)
-        if (j == skip) continue;
-        const auto e = predict_pair(i, j, neighbours_.image_of(i, j), h);
+    // (Merged bodies have left every list.)
+    neighbours_.for_each_neighbour(i, [&](std::int32_t j, std::int8_t image) {
+        if (j == skip) return;
+        const auto e = predict_pair(i, j, image, h);
         if (e) keep(u, *e);
-    }
+    });
     upcoming_[static_cast<std::size_t>(i)] = u;
     queue_earliest(i, now, h);
 }

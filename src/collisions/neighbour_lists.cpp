@@ -173,19 +173,29 @@ void NeighbourLists::unlink(std::size_t i) {
 }
 
 void NeighbourLists::shift(std::int32_t i, const Vec3& s) {
-    // The grid holds the centre wrapped into the box, which a shift by whole periods keeps.
-    hood_[static_cast<std::size_t>(i)].centre += s;
+    // The grid holds the centre wrapped into the box, which a shift by whole periods keeps;
+    // the images between i and its neighbours change by that period.
+    const auto ui = static_cast<std::size_t>(i);
+    hood_[ui].centre += s;
+    std::uint32_t* row = row_of(ui);
+    for (std::uint32_t k = 1; k <= row[0]; ++k) {
+        const auto j = static_cast<std::int32_t>(row[k] & body_mask);
+        row[k] = entry(i, j);
+        std::uint32_t* other = row_of(static_cast<std::size_t>(j));
+        for (std::uint32_t m = 1; m <= other[0]; ++m)
+            if ((other[m] & body_mask) == static_cast<std::uint32_t>(i)) other[m] = entry(j, i);
+    }
 }
 
 void NeighbourLists::lay_out_rows(std::size_t lines) {
     std::vector<Line> rows(hood_.size() * lines);
     for (std::size_t i = 0; i < hood_.size(); ++i) {
-        std::int32_t* to = rows[i * lines].v;
+        std::uint32_t* to = rows[i * lines].v;
         if (rows_.empty()) {
             to[0] = 0;
             continue;
         }
-        const std::int32_t* from = row_of(i);
+        const std::uint32_t* from = row_of(i);
         std::copy(from, from + 1 + from[0], to);
     }
     rows_.swap(rows);
@@ -195,14 +205,16 @@ void NeighbourLists::lay_out_rows(std::size_t lines) {
 void NeighbourLists::append(std::size_t i, std::int32_t j) {
     if (static_cast<std::size_t>(row_of(i)[0]) + 1 == 16 * row_lines_)
         lay_out_rows(2 * row_lines_); // full: every row grows
-    std::int32_t* row = row_of(i);
-    row[1 + row[0]++] = j;
+    std::uint32_t* row = row_of(i);
+    row[1 + row[0]++] = entry(static_cast<std::int32_t>(i), j);
 }
 
 void NeighbourLists::erase(std::size_t i, std::int32_t j) {
-    std::int32_t* row = row_of(i);
-    std::int32_t* end = row + 1 + row[0];
-    std::int32_t* it = std::find(row + 1, end, j);
+    std::uint32_t* row = row_of(i);
+    std::uint32_t* end = row + 1 + row[0];
+    std::uint32_t* it = std::find_if(row + 1, end, [&](std::uint32_t e) {
+        return (e & body_mask) == static_cast<std::uint32_t>(j);
+    });
     if (it == end) return;
     *it = end[-1];
     --row[0];
@@ -330,6 +342,10 @@ template <class F> void NeighbourLists::visit_neighbours(std::size_t i, bool fin
 
 void NeighbourLists::rebuild(const Bodies& b, double skin, double box) {
     const std::size_t n = b.size();
+    if (n >= max_bodies)
+        throw PhysicsError("collisions: " + std::to_string(n) +
+                           " bodies; the neighbour lists hold at most " +
+                           std::to_string(max_bodies - 1));
     skin_ = skin;
     box_ = box;
     ids_ = b.id;
@@ -401,9 +417,10 @@ void NeighbourLists::rebuild(const Bodies& b, double skin, double box) {
     rows_.clear();
     lay_out_rows(lines);
     for (std::size_t i = 0; i < n; ++i) {
-        std::int32_t* row = row_of(i);
-        row[0] = static_cast<std::int32_t>(lists[i].size());
-        std::copy(lists[i].begin(), lists[i].end(), row + 1);
+        std::uint32_t* row = row_of(i);
+        row[0] = static_cast<std::uint32_t>(lists[i].size());
+        for (std::size_t k = 0; k < lists[i].size(); ++k)
+            row[1 + k] = entry(static_cast<std::int32_t>(i), lists[i][k]);
     }
     renewals_ = 0;
 }
@@ -462,8 +479,8 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
     ++renewals_;
     Hood& hd = hood_[ui];
     ++hd.generation;
-    const auto old = neighbours_of(i);
-    previous_.assign(old.begin(), old.end());
+    const std::uint32_t* old = row_of(ui);
+    previous_.assign(old + 1, old + 1 + old[0]);
     unlink(ui);
     hd.centre = x;
     hd.reach = r * (1.0 + skin_);
@@ -476,26 +493,42 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
         if (k != i) found_.push_back(k);
     });
     // Only the lists that change are touched: a body moved by a room keeps most neighbours.
-    const auto has = [](const std::vector<std::int32_t>& v, std::int32_t k) {
-        return std::find(v.begin(), v.end(), k) != v.end();
+    // A kept neighbour's entry changes only if the image between them did (possible only for
+    // neighbourhoods near a quarter of the box).
+    const auto previous_entry = [&](std::int32_t k) {
+        for (const std::uint32_t& e : previous_)
+            if ((e & body_mask) == static_cast<std::uint32_t>(k)) return &e;
+        return static_cast<const std::uint32_t*>(nullptr);
     };
     added_.clear();
-    for (const std::int32_t k : found_)
-        if (!has(previous_, k)) {
+    for (const std::int32_t k : found_) {
+        const std::uint32_t e = entry(i, k);
+        const std::uint32_t* was = previous_entry(k);
+        if (!was) {
             added_.push_back(k);
             append(static_cast<std::size_t>(k), i);
+        } else if (*was != e) {
+            erase(static_cast<std::size_t>(k), i);
+            append(static_cast<std::size_t>(k), i);
         }
-    for (const std::int32_t j : previous_)
-        if (!has(found_, j)) erase(static_cast<std::size_t>(j), i);
-    row_of(ui)[0] = 0;
-    for (const std::int32_t k : found_)
-        append(ui, k);
+    }
+    for (const std::uint32_t e : previous_) {
+        const auto j = static_cast<std::int32_t>(e & body_mask);
+        if (std::find(found_.begin(), found_.end(), j) == found_.end())
+            erase(static_cast<std::size_t>(j), i);
+    }
+    while (found_.size() + 1 > 16 * row_lines_)
+        lay_out_rows(2 * row_lines_);
+    std::uint32_t* row = row_of(ui);
+    row[0] = static_cast<std::uint32_t>(found_.size());
+    for (std::size_t k = 0; k < found_.size(); ++k)
+        row[1 + k] = entry(i, found_[k]);
 }
 
 void NeighbourLists::remove(std::int32_t i) {
     const auto ui = static_cast<std::size_t>(i);
-    for (const std::int32_t j : neighbours_of(i))
-        erase(static_cast<std::size_t>(j), i);
+    for_each_neighbour(i,
+                       [&](std::int32_t j, std::int8_t) { erase(static_cast<std::size_t>(j), i); });
     row_of(ui)[0] = 0;
     unlink(ui);
     ++hood_[ui].generation;

@@ -18,7 +18,6 @@
 // different sizes sit at different levels of a hierarchical grid (Ogarko & Luding 2012), so a
 // size distribution or a body grown by merging does not make the cells coarse for everyone.
 #include <cstdint>
-#include <span>
 #include <vector>
 
 #include "rubble/collisions/periodic.hpp"
@@ -38,17 +37,17 @@ public:
     /// Rebuilds everything from the bodies' present positions and radii.
     void rebuild(const Bodies& b, double skin, double box);
 
-    /// The neighbours of i.
-    [[nodiscard]] std::span<const std::int32_t> neighbours_of(std::int32_t i) const {
-        const std::int32_t* row = row_of(static_cast<std::size_t>(i));
-        return {row + 1, static_cast<std::size_t>(row[0])};
+    /// Calls f(j, image) for every neighbour j of i, with the periodic image through which i
+    /// sees j (image_of; kept with the entry, so the caller need not read j's neighbourhood).
+    template <class F> void for_each_neighbour(std::int32_t i, F&& f) const {
+        const std::uint32_t* row = row_of(static_cast<std::size_t>(i));
+        for (std::uint32_t k = 1; k <= row[0]; ++k)
+            f(static_cast<std::int32_t>(row[k] & body_mask),
+              static_cast<std::int8_t>(row[k] >> image_shift));
     }
 
-    /// Calls f(j) for every neighbour j of i.
-    template <class F> void for_each_neighbour(std::int32_t i, F&& f) const {
-        for (const std::int32_t j : neighbours_of(i))
-            f(j);
-    }
+    /// The most bodies the lists can hold (an entry packs a body index and an image).
+    static constexpr std::size_t max_bodies = std::size_t{1} << 27;
 
     /// The periodic image (periodic.hpp) through which i sees its neighbour j: the one that
     /// brings their neighbourhoods together (self_image when open).
@@ -151,25 +150,33 @@ private:
     // The lists, one fixed-length row per body in one array (a row is a few whole cache lines:
     // a body's list costs one miss, not a vector header and its heap block): row[0] is the
     // count, row[1..] the neighbours. Rows grow together when one fills (rare).
+    // An entry is the neighbour's index in the low 27 bits and its image in the top 5.
+    static constexpr int image_shift = 27;
+    static constexpr std::uint32_t body_mask = (std::uint32_t{1} << image_shift) - 1;
+    [[nodiscard]] std::uint32_t entry(std::int32_t i, std::int32_t j) const {
+        return static_cast<std::uint32_t>(j) | static_cast<std::uint32_t>(image_of(i, j))
+                                                   << image_shift;
+    }
     struct alignas(64) Line {
-        std::int32_t v[16];
+        std::uint32_t v[16];
     };
     std::vector<Line> rows_;
     std::size_t row_lines_ = 1;
-    [[nodiscard]] const std::int32_t* row_of(std::size_t i) const {
+    [[nodiscard]] const std::uint32_t* row_of(std::size_t i) const {
         return rows_[i * row_lines_].v;
     }
-    [[nodiscard]] std::int32_t* row_of(std::size_t i) { return rows_[i * row_lines_].v; }
-    void lay_out_rows(std::size_t lines); // keeps the lists
-    void append(std::size_t i, std::int32_t j);
-    void erase(std::size_t i, std::int32_t j);
-    std::vector<std::int32_t> found_; // scratch of renew()
+    [[nodiscard]] std::uint32_t* row_of(std::size_t i) { return rows_[i * row_lines_].v; }
+    void lay_out_rows(std::size_t lines);       // keeps the lists
+    void append(std::size_t i, std::int32_t j); // j to i's list
+    void erase(std::size_t i, std::int32_t j);  // j from i's list
+    std::vector<std::int32_t> found_;           // scratch of renew()
     // Hierarchical cell grid of the centres, all levels hashed into one bucket table.
     std::vector<Level> levels_;
     double base_side_ = 1.0; // m, cell side of level 0
     std::vector<std::vector<Member>> members_;
-    int bucket_bits_ = 6;                        // the table has 2^bits buckets
-    std::vector<std::int32_t> previous_, added_; // scratch of renew()
+    int bucket_bits_ = 6;                 // the table has 2^bits buckets
+    std::vector<std::uint32_t> previous_; // scratch of renew(): the old entries
+    std::vector<std::int32_t> added_;
     // What the lists were built for.
     std::vector<std::int64_t> ids_;
     std::vector<double> radius_;

@@ -11,6 +11,7 @@
 
 #include "gas.hpp"
 #include "rubble/collisions/neighbour_lists.hpp"
+#include "rubble/collisions/periodic.hpp"
 #include "rubble/core/error.hpp"
 
 namespace rubble::collisions {
@@ -21,7 +22,7 @@ using PairSet = std::set<std::pair<std::int32_t, std::int32_t>>;
 PairSet listed(const NeighbourLists& nl, std::size_t n) {
     PairSet out;
     for (std::size_t i = 0; i < n; ++i)
-        nl.for_each_neighbour(static_cast<std::int32_t>(i), [&](std::int32_t j) {
+        nl.for_each_neighbour(static_cast<std::int32_t>(i), [&](std::int32_t j, std::int8_t) {
             out.emplace(std::min<std::int32_t>(static_cast<std::int32_t>(i), j),
                         std::max<std::int32_t>(static_cast<std::int32_t>(i), j));
         });
@@ -31,8 +32,30 @@ PairSet listed(const NeighbourLists& nl, std::size_t n) {
 std::int64_t entries(const NeighbourLists& nl, std::size_t n) {
     std::int64_t total = 0;
     for (std::size_t i = 0; i < n; ++i)
-        nl.for_each_neighbour(static_cast<std::int32_t>(i), [&](std::int32_t) { ++total; });
+        nl.for_each_neighbour(static_cast<std::int32_t>(i),
+                              [&](std::int32_t, std::int8_t) { ++total; });
     return total;
+}
+
+// Every entry's image brings the pair's neighbourhoods together, and the two entries of a pair
+// name opposite images (the lists keep images with the entries, so renewals and wraps must
+// keep them right on both sides).
+int wrong_images(const NeighbourLists& nl, const std::vector<Vec3>& c, const std::vector<double>& r,
+                 double skin, double box) {
+    int wrong = 0;
+    for (std::size_t i = 0; i < c.size(); ++i)
+        nl.for_each_neighbour(static_cast<std::int32_t>(i), [&](std::int32_t j, std::int8_t image) {
+            const auto uj = static_cast<std::size_t>(j);
+            const Vec3 shift = box > 0.0 ? image_shift(image, box) : Vec3::Zero();
+            const double s = (r[i] + r[uj]) * (1.0 + skin);
+            bool back = false;
+            nl.for_each_neighbour(j, [&](std::int32_t k, std::int8_t other) {
+                back =
+                    back || (k == static_cast<std::int32_t>(i) && other == opposite_image(image));
+            });
+            if ((c[uj] + shift - c[i]).norm() > s * (1.0 + 1e-12) || !back) ++wrong;
+        });
+    return wrong;
 }
 
 // Pairs whose neighbourhoods (centre c, radius R (1 + skin)) meet, nearest image in a box.
@@ -86,6 +109,18 @@ TEST_P(NeighbourListsTest, MatchBruteForceAcrossSizesAndRenewals) {
     EXPECT_EQ(listed(nl, n), want);
     EXPECT_EQ(entries(nl, n), 2 * static_cast<std::int64_t>(want.size())) << "no duplicates";
     EXPECT_EQ(nl.renewals(), 2000);
+    EXPECT_EQ(wrong_images(nl, centre, radius, skin, box), 0);
+
+    // Wrapping a body into the box moves its neighbourhood by a period (the drift's end).
+    if (box > 0.0) {
+        for (std::size_t u = 0; u < n; ++u) {
+            const Vec3 w = wrap_into_box(centre[u], box);
+            nl.shift(static_cast<std::int32_t>(u), w - centre[u]);
+            centre[u] = w;
+        }
+        EXPECT_EQ(listed(nl, n), want);
+        EXPECT_EQ(wrong_images(nl, centre, radius, skin, box), 0);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(OpenAndPeriodic, NeighbourListsTest, ::testing::Values(0.0, 1.0));
