@@ -175,6 +175,7 @@ void NeighbourLists::unlink(std::size_t i) {
 void NeighbourLists::shift(std::int32_t i, const Vec3& s) {
     // The grid holds the centre wrapped into the box, which a shift by whole periods keeps;
     // the images between i and its neighbours change by that period.
+    if (s == Vec3::Zero()) return;
     const auto ui = static_cast<std::size_t>(i);
     hood_[ui].centre += s;
     std::uint32_t* row = row_of(ui);
@@ -282,10 +283,26 @@ template <class F> void NeighbourLists::visit_neighbours(std::size_t i, bool fin
                     key_part[d][o] = axis_key(d, near[d][o]);
                     spot_part[d][o] = axis_spot(d, near[d][o]);
                 }
+            // Cells out of reach are skipped: the query sphere (radius reach plus the largest
+            // reach this level holds, half its side) misses about a quarter of the 27 cells, the
+            // corners and edges the query point is far from. gap[d][o]^2 is the squared distance
+            // from the query point to the slab of cells at offset o along axis d.
+            double gap[3][3];
+            for (int d = 0; d < 3; ++d) {
+                const double origin = box_ > 0.0 ? -0.5 * box_ : 0.0;
+                const double below = q[d] - (origin + static_cast<double>(cc[d]) * lv.side);
+                const double lo = std::max(0.0, below), hi = std::max(0.0, lv.side - below);
+                gap[d][0] = lo * lo;
+                gap[d][1] = 0.0;
+                gap[d][2] = hi * hi;
+            }
+            const double rho = (reach + 0.5 * lv.side) * (1.0 + cell_slack);
+            const double rho2 = rho * rho;
             const std::uint64_t key_base = level_key(l), spot_base = level_spot(l);
             for (int ox = 0; ox < 3; ++ox)
                 for (int oy = 0; oy < 3; ++oy)
                     for (int oz = 0; oz < 3; ++oz) {
+                        if (gap[0][ox] + gap[1][oy] + gap[2][oz] > rho2) continue;
                         const std::int64_t cell[3] = {near[0][ox], near[1][oy], near[2][oz]};
                         const CellCode code =
                             packed ? CellCode{key_base | key_part[0][ox] | key_part[1][oy] |
@@ -490,7 +507,7 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
     insert(ui, code_of(ui));
     found_.clear();
     visit_neighbours(ui, true, [&](std::int32_t k) {
-        if (k != i) found_.push_back(k);
+        if (k != i) found_.push_back(static_cast<std::uint32_t>(k)); // (made entries below)
     });
     // Only the lists that change are touched: a body moved by a room keeps most neighbours.
     // A kept neighbour's entry changes only if the image between them did (possible only for
@@ -501,8 +518,9 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
         return static_cast<const std::uint32_t*>(nullptr);
     };
     added_.clear();
-    for (const std::int32_t k : found_) {
-        const std::uint32_t e = entry(i, k);
+    for (std::uint32_t& e : found_) {
+        const auto k = static_cast<std::int32_t>(e);
+        e = entry(i, k);
         const std::uint32_t* was = previous_entry(k);
         if (!was) {
             added_.push_back(k);
@@ -514,15 +532,16 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
     }
     for (const std::uint32_t e : previous_) {
         const auto j = static_cast<std::int32_t>(e & body_mask);
-        if (std::find(found_.begin(), found_.end(), j) == found_.end())
+        if (std::none_of(found_.begin(), found_.end(), [&](std::uint32_t f) {
+                return (f & body_mask) == static_cast<std::uint32_t>(j);
+            }))
             erase(static_cast<std::size_t>(j), i);
     }
     while (found_.size() + 1 > 16 * row_lines_)
         lay_out_rows(2 * row_lines_);
     std::uint32_t* row = row_of(ui);
     row[0] = static_cast<std::uint32_t>(found_.size());
-    for (std::size_t k = 0; k < found_.size(); ++k)
-        row[1 + k] = entry(i, found_[k]);
+    std::copy(found_.begin(), found_.end(), row + 1);
 }
 
 void NeighbourLists::remove(std::int32_t i) {

@@ -169,7 +169,7 @@ private:
     void lay_out_rows(std::size_t lines);       // keeps the lists
     void append(std::size_t i, std::int32_t j); // j to i's list
     void erase(std::size_t i, std::int32_t j);  // j from i's list
-    std::vector<std::int32_t> found_;           // scratch of renew()
+    std::vector<std::uint32_t> found_;          // scratch of renew(): the new entries
     // Hierarchical cell grid of the centres, all levels hashed into one bucket table.
     std::vector<Level> levels_;
     double base_side_ = 1.0; // m, cell side of level 0
