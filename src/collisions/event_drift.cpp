@@ -73,8 +73,8 @@ std::vector<CollisionRecord> EventDrivenDrift::take_log() {
     return out;
 }
 
-std::optional<CollisionEvent> EventDrivenDrift::predict_pair(std::int32_t i, std::int32_t j,
-                                                             std::int8_t image, double h) const {
+void EventDrivenDrift::offer(Upcoming& u, std::int32_t i, std::int32_t j, std::int8_t image,
+                             double h) const {
     // Always predicted in the order i < j, and from the later of the two bodies' own times
     // (the time of the later one's last collision): the answer does not depend on who asks or
     // when, so the engine and the brute-force check agree bitwise.
@@ -89,8 +89,9 @@ std::optional<CollisionEvent> EventDrivenDrift::predict_pair(std::int32_t i, std
     const auto t = predict_contact_at(mi.pos, mi.vel, mi.time,
                                       mj.pos + image_shift_[static_cast<std::size_t>(image)],
                                       mj.vel, mj.time, mi.radius + mj.radius, now);
-    if (!t || *t > h) return std::nullopt;
-    return CollisionEvent{*t, i, j, count_[ui], count_[uj], image};
+    // Most contacts come after both kept ones (or after the drift): no event is built for them.
+    if (!t || *t > h || *t > std::max(u.first.time, u.second.time)) return;
+    keep(u, CollisionEvent{*t, i, j, count_[ui], count_[uj], image});
 }
 
 std::optional<CollisionEvent> EventDrivenDrift::predict_exit(std::int32_t i, double now,
@@ -142,7 +143,7 @@ void EventDrivenDrift::queue_earliest(std::int32_t i, double now, double h) {
 void EventDrivenDrift::predict_initial(double h) {
     // Each body's earliest event (Rapaport 2004, The Art of Molecular Dynamics Simulation,
     // sec. 14.2): the queue holds O(N) events instead of O(pairs). Both bodies of a pair
-    // predict it, bitwise alike (predict_pair), which costs less than a shared pair list.
+    // predict it, bitwise alike (offer), which costs less than a shared pair list.
     const std::size_t n = moving_.size();
     std::vector<CollisionEvent> best(n);
     std::vector<std::uint8_t> found(n, 0);
@@ -152,10 +153,8 @@ void EventDrivenDrift::predict_initial(double h) {
     for (std::ptrdiff_t k = 0; k < count; ++k) {
         const auto i = static_cast<std::int32_t>(k);
         Upcoming u{no_collision(i), no_collision(i)};
-        neighbours_.for_each_neighbour(i, [&](std::int32_t j, std::int8_t image) {
-            const auto e = predict_pair(i, j, image, h);
-            if (e) keep(u, *e);
-        });
+        neighbours_.for_each_neighbour(
+            i, [&](std::int32_t j, std::int8_t image) { offer(u, i, j, image, h); });
         upcoming_[static_cast<std::size_t>(k)] = u;
         CollisionEvent earliest = u.first;
         const auto exit = predict_exit(i, 0.0, h);
@@ -187,8 +186,7 @@ void EventDrivenDrift::predict_for(std::int32_t i, std::int32_t skip, double now
     // (Merged bodies have left every list.)
     neighbours_.for_each_neighbour(i, [&](std::int32_t j, std::int8_t image) {
         if (j == skip) return;
-        const auto e = predict_pair(i, j, image, h);
-        if (e) keep(u, *e);
+        offer(u, i, j, image, h);
     });
     upcoming_[static_cast<std::size_t>(i)] = u;
     queue_earliest(i, now, h);
@@ -206,8 +204,7 @@ void EventDrivenDrift::predict_after_exit(std::int32_t i, double now, double h) 
     }
     if (!still_holds(i, u.second)) u.second = unknown_collision(i);
     for (const std::int32_t j : neighbours_.added()) {
-        const auto e = predict_pair(i, j, neighbours_.image_of(i, j), h);
-        if (e) keep(u, *e);
+        offer(u, i, j, neighbours_.image_of(i, j), h);
     }
     queue_earliest(i, now, h);
 }

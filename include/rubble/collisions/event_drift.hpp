@@ -86,9 +86,9 @@ private:
     [[nodiscard]] bool still_holds(std::int32_t i, const CollisionEvent& e) const;
     /// Queues the earlier of i's kept first collision and its exit, if within the drift.
     void queue_earliest(std::int32_t i, double now, double h);
-    /// The pair's contact within the drift, as an event, or nothing.
-    [[nodiscard]] std::optional<CollisionEvent> predict_pair(std::int32_t i, std::int32_t j,
-                                                             std::int8_t image, double h) const;
+    /// Predicts the pair's contact within the drift and keeps it in u (i's kept collisions)
+    /// if it is among the two earliest.
+    void offer(Upcoming& u, std::int32_t i, std::int32_t j, std::int8_t image, double h) const;
     /// Moves body i along its line to time t (s into the drift).
     void advance(std::int32_t i, double t);
     /// Brings body i's orientation to time t with its present spin (before the spin changes).
