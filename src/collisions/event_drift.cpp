@@ -226,6 +226,18 @@ void EventDrivenDrift::predict_after_stale(std::int32_t i, const CollisionEvent&
     predict_for(i, -1, now, h);
 }
 
+void EventDrivenDrift::prefetch(const CollisionEvent& e) const {
+    for (const std::int32_t b : {e.i, e.j}) {
+        if (b < 0) continue;
+        const auto k = static_cast<std::size_t>(b);
+        __builtin_prefetch(&moving_[k]);
+        __builtin_prefetch(&rigid_[k]);
+        __builtin_prefetch(&upcoming_[k]);
+        __builtin_prefetch(&count_[k]);
+        neighbours_.prefetch(b);
+    }
+}
+
 void EventDrivenDrift::advance(std::int32_t i, double t) {
     const auto k = static_cast<std::size_t>(i);
     Moving& m = moving_[k];
@@ -360,7 +372,7 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
     count_.assign(n, 0);
     alive_.assign(n, 1);
     upcoming_.resize(n);
-    queue_.clear();
+    queue_.reset(h, n);
     predict_initial(h);
 
     // Invariant (Rapaport 2004, sec. 14.2): for every pair, one of its bodies has a queued
@@ -373,6 +385,9 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
     while (!queue_.empty()) {
         const CollisionEvent e = queue_.top();
         queue_.pop();
+        // The next event is (usually) the new top: its bodies' lines start loading while this
+        // one is resolved, which hides much of the memory latency of large systems.
+        if (!queue_.empty()) prefetch(queue_.top());
         const auto i = static_cast<std::size_t>(e.i);
         if (e.j == exit_event) {
             // Stale if i collided or was renewed since: it was re-predicted then.

@@ -89,6 +89,8 @@ private:
     /// Predicts the pair's contact within the drift and keeps it in u (i's kept collisions)
     /// if it is among the two earliest.
     void offer(Upcoming& u, std::int32_t i, std::int32_t j, std::int8_t image, double h) const;
+    /// Starts loading what handling e will read (a hint: no effect on results).
+    void prefetch(const CollisionEvent& e) const;
     /// Moves body i along its line to time t (s into the drift).
     void advance(std::int32_t i, double t);
     /// Brings body i's orientation to time t with its present spin (before the spin changes).

@@ -5,8 +5,10 @@
 // it comes up) if either has collided since (Lubachevsky 1991, J. Comput. Phys. 94, 255).
 // Cheaper than erasing by handle: stale events are dropped at O(log n) each when popped, with
 // no bookkeeping on the hot path. The drift queues only each body's earliest event.
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
-#include <tuple>
+#include <vector>
 
 #include <boost/heap/d_ary_heap.hpp>
 
@@ -33,7 +35,76 @@ struct LaterEvent {
 
 /// 4-ary implicit heap: shallower than binary and cache-friendly for the push-heavy pattern
 /// of re-prediction (Boost.Heap; LaMarca & Ladner 1996).
-using EventQueue = boost::heap::d_ary_heap<CollisionEvent, boost::heap::arity<4>,
-                                           boost::heap::compare<LaterEvent>>;
+using EventHeap = boost::heap::d_ary_heap<CollisionEvent, boost::heap::arity<4>,
+                                          boost::heap::compare<LaterEvent>>;
+
+/// The drift's events in time order: the heap holds only the events of the present stretch of
+/// the drift, later ones wait unsorted in one bucket per stretch and enter the heap when their
+/// stretch comes (Paul 2007, J. Comput. Phys. 221, 615: a calendar of buckets in front of a
+/// small sorted queue). A heap of all N events spans tens of megabytes for a million bodies,
+/// and every pop would walk it through cache misses; a heap of a few hundred events stays in
+/// the fastest cache. Pops come out in exactly the heap's order (LaterEvent): a stretch is
+/// entered only when the heap has run empty, and the stretch of a time never decreases with it.
+class EventQueue {
+public:
+    /// Empties the queue for a drift of h seconds, in about one stretch per `per_stretch`
+    /// expected events (at least one stretch).
+    void reset(double h, std::size_t expected, std::size_t per_stretch = 256) {
+        heap_.clear();
+        const std::size_t stretches = std::clamp<std::size_t>(expected / per_stretch, 1, 1 << 16);
+        bucket_.resize(stretches);
+        for (auto& b : bucket_)
+            b.clear();
+        scale_ = h > 0.0 ? static_cast<double>(stretches) / h : 0.0;
+        current_ = 0;
+        waiting_ = 0;
+    }
+
+    void push(const CollisionEvent& e) {
+        const std::size_t k = stretch_of(e.time);
+        if (k <= current_) {
+            heap_.push(e);
+        } else {
+            bucket_[k].push_back(e);
+            ++waiting_;
+        }
+    }
+
+    /// True when no event is left. Not const: when the present stretch has run out, the next
+    /// one with events enters the heap here (so top() is only valid after empty() said false).
+    [[nodiscard]] bool empty() {
+        settle();
+        return heap_.empty();
+    }
+    [[nodiscard]] const CollisionEvent& top() const { return heap_.top(); }
+    void pop() { heap_.pop(); }
+    /// Events queued (in the heap and waiting).
+    [[nodiscard]] std::size_t size() const { return heap_.size() + waiting_; }
+
+private:
+    [[nodiscard]] std::size_t stretch_of(double t) const {
+        // Monotonic in t (a rounded product, then a floor), so a later time never falls in an
+        // earlier stretch; times past the drift (or NaN) fall in the last.
+        const double x = t * scale_;
+        return x < static_cast<double>(bucket_.size()) ? static_cast<std::size_t>(std::max(x, 0.0))
+                                                       : bucket_.size() - 1;
+    }
+    // Moves on to the next stretch that holds events once the heap has run empty.
+    void settle() {
+        while (heap_.empty() && waiting_ > 0) {
+            auto& next = bucket_[++current_];
+            for (const CollisionEvent& e : next)
+                heap_.push(e);
+            waiting_ -= next.size();
+            next.clear();
+        }
+    }
+
+    EventHeap heap_;
+    std::vector<std::vector<CollisionEvent>> bucket_;
+    double scale_ = 0.0;      // stretches per second of drift
+    std::size_t current_ = 0; // the stretch the heap holds
+    std::size_t waiting_ = 0; // events in later buckets
+};
 
 } // namespace rubble::collisions

@@ -46,6 +46,12 @@ public:
               static_cast<std::int8_t>(row[k] >> image_shift));
     }
 
+    /// Starts loading i's list and neighbourhood (a hint for the cache; no effect).
+    void prefetch(std::int32_t i) const {
+        __builtin_prefetch(row_of(static_cast<std::size_t>(i)));
+        __builtin_prefetch(&hood_[static_cast<std::size_t>(i)]);
+    }
+
     /// The most bodies the lists can hold (an entry packs a body index and an image).
     static constexpr std::size_t max_bodies = std::size_t{1} << 27;
 
