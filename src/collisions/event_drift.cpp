@@ -140,7 +140,7 @@ void EventDrivenDrift::queue_earliest(std::int32_t i, double now, double h) {
     if (earliest.time <= h) queue_.push(earliest);
 }
 
-void EventDrivenDrift::predict_initial(double h) {
+bool EventDrivenDrift::predict_initial(double h) {
     // Each body's earliest event (Rapaport 2004, The Art of Molecular Dynamics Simulation,
     // sec. 14.2): the queue holds O(N) events instead of O(pairs). Both bodies of a pair
     // predict it, bitwise alike (offer), which costs less than a shared pair list.
@@ -149,12 +149,22 @@ void EventDrivenDrift::predict_initial(double h) {
     std::vector<std::uint8_t> found(n, 0);
     const LaterEvent later;
     const auto count = static_cast<std::ptrdiff_t>(n);
-#pragma omp parallel for schedule(static)
+    // The same pass looks out for overlaps (depth > tolerance (R_i + R_j)), leaning towards
+    // seeing one: the exact check (find_overlaps) runs only when this one saw something.
+    const double close = (1.0 - config_.overlap_tolerance) * (1.0 + 1e-12);
+    bool overlapping = false;
+#pragma omp parallel for schedule(static) reduction(|| : overlapping)
     for (std::ptrdiff_t k = 0; k < count; ++k) {
         const auto i = static_cast<std::int32_t>(k);
+        const Moving& mi = moving_[static_cast<std::size_t>(k)];
         Upcoming u{no_collision(i), no_collision(i)};
-        neighbours_.for_each_neighbour(
-            i, [&](std::int32_t j, std::int8_t image) { offer(u, i, j, image, h); });
+        neighbours_.for_each_neighbour(i, [&](std::int32_t j, std::int8_t image) {
+            offer(u, i, j, image, h);
+            const Moving& mj = moving_[static_cast<std::size_t>(j)];
+            const double s = (mi.radius + mj.radius) * close;
+            const Vec3 d = mj.pos + image_shift_[static_cast<std::size_t>(image)] - mi.pos;
+            if (d.squaredNorm() < s * s) overlapping = true;
+        });
         upcoming_[static_cast<std::size_t>(k)] = u;
         CollisionEvent earliest = u.first;
         const auto exit = predict_exit(i, 0.0, h);
@@ -174,6 +184,7 @@ void EventDrivenDrift::predict_initial(double h) {
             continue;
         queue_.push(e);
     }
+    return overlapping;
 }
 
 void EventDrivenDrift::predict_for(std::int32_t i, std::int32_t skip, double now, double h) {
@@ -190,6 +201,24 @@ void EventDrivenDrift::predict_for(std::int32_t i, std::int32_t skip, double now
     });
     upcoming_[static_cast<std::size_t>(i)] = u;
     queue_earliest(i, now, h);
+}
+
+bool EventDrivenDrift::start(const Bodies& b, double h) {
+    const std::size_t n = b.size();
+    moving_.resize(n);
+    rigid_.resize(n);
+    const auto count = static_cast<std::ptrdiff_t>(n);
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t k = 0; k < count; ++k) {
+        const auto u = static_cast<std::size_t>(k);
+        moving_[u] = Moving{b.pos[u], 0.0, b.vel[u], b.radius[u]};
+        rigid_[u] = Rigid{b.spin[u], b.mass[u], b.inertia[u].x(), b.free_path[u], 0.0};
+    }
+    count_.assign(n, 0);
+    alive_.assign(n, 1);
+    upcoming_.resize(n);
+    queue_.reset(h, n);
+    return predict_initial(h);
 }
 
 void EventDrivenDrift::predict_after_exit(std::int32_t i, double now, double h) {
@@ -345,35 +374,24 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
             shift_of(static_cast<std::int8_t>(k), config_.periodic_box);
     stats.rebuilt = neighbours_.prepare(b, h, config_.skin, config_.periodic_box);
 
-    std::vector<Overlap> overlaps =
-        find_overlaps(b, neighbours_, image_shift_, config_.overlap_tolerance, stats.max_overlap);
-    stats.overlaps = static_cast<std::int64_t>(overlaps.size());
-    if (!overlaps.empty()) {
-        std::vector<std::uint8_t> removed(b.size(), 0);
-        handle_overlaps(b, overlaps, config_, h, t0, removed);
-        for (const std::uint8_t r : removed)
-            stats.merges += r;
-        remove_flagged(b, removed);
-        neighbours_.rebuild(b, config_.skin, config_.periodic_box); // positions changed
-        stats.rebuilt = true;
+    if (start(b, h)) {
+        std::vector<Overlap> overlaps = find_overlaps(b, neighbours_, image_shift_,
+                                                      config_.overlap_tolerance, stats.max_overlap);
+        stats.overlaps = static_cast<std::int64_t>(overlaps.size());
+        if (!overlaps.empty()) {
+            std::vector<std::uint8_t> removed(b.size(), 0);
+            handle_overlaps(b, overlaps, config_, h, t0, removed);
+            for (const std::uint8_t r : removed)
+                stats.merges += r;
+            remove_flagged(b, removed);
+            neighbours_.rebuild(b, config_.skin, config_.periodic_box); // positions changed
+            stats.rebuilt = true;
+            (void)start(b, h);
+        }
     }
-
     const std::size_t n = b.size();
-    stats.candidate_pairs = neighbours_.pair_count();
-    moving_.resize(n);
-    rigid_.resize(n);
     const auto count = static_cast<std::ptrdiff_t>(n);
-#pragma omp parallel for schedule(static)
-    for (std::ptrdiff_t k = 0; k < count; ++k) {
-        const auto u = static_cast<std::size_t>(k);
-        moving_[u] = Moving{b.pos[u], 0.0, b.vel[u], b.radius[u]};
-        rigid_[u] = Rigid{b.spin[u], b.mass[u], b.inertia[u].x(), b.free_path[u], 0.0};
-    }
-    count_.assign(n, 0);
-    alive_.assign(n, 1);
-    upcoming_.resize(n);
-    queue_.reset(h, n);
-    predict_initial(h);
+    stats.candidate_pairs = neighbours_.pair_count();
 
     // Invariant (Rapaport 2004, sec. 14.2): for every pair, one of its bodies has a queued
     // event no later than the pair's next collision, and every body has one no later than

@@ -67,7 +67,10 @@ public:
     [[nodiscard]] const CollisionConfig& config() const { return config_; }
 
 private:
-    void predict_initial(double h);
+    /// Copies the bodies' state in and queues each body's earliest event. Returns true when
+    /// some pair may overlap (beyond the tolerance) and find_overlaps must look.
+    bool start(const Bodies& b, double h);
+    bool predict_initial(double h); // (the overlap answer of start())
     /// Queues i's earliest event after `now` (collision with a neighbour other than skip, or
     /// exit), if it falls within the drift, and keeps its earliest collision.
     void predict_for(std::int32_t i, std::int32_t skip, double now, double h);
