@@ -79,7 +79,7 @@ void BM_GranularGasDrift(benchmark::State& state) {
         static_cast<double>(renewals) / static_cast<double>(std::max<std::int64_t>(collisions, 1));
 }
 BENCHMARK(BM_GranularGasDrift)
-    ->Args({10, 30, 4, 50, 0})
+    ->Args({10, 30, 2, 50, 0})
     ->Args({22, 30, 1, 25, 0})
     ->Args({22, 30, 1, 50, 0})
     ->Args({22, 30, 1, 100, 0})

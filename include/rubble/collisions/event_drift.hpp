@@ -3,7 +3,7 @@
 // The drift of the KDK leapfrog with hard-sphere collisions, event-driven (docs/collisions.md).
 //
 // Within a drift every body moves on a straight line, so collisions are predicted exactly
-// (predict.hpp) among the candidate pairs of the tree (candidate_search.hpp), kept in a time-
+// (predict.hpp) among the pairs of the neighbour lists (neighbour_lists.hpp), kept in a time-
 // ordered queue (event_queue.hpp) and resolved one at a time in time order (resolve.hpp,
 // merge.hpp). Bodies are advanced lazily: each keeps the time it was last brought to, and only
 // the two bodies of a collision move to its time. Only each body's earliest event is queued;
