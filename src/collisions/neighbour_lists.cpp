@@ -475,6 +475,12 @@ bool NeighbourLists::prepare(const Bodies& b, double h, double skin, double box)
     }
     return false;
 }
+bool NeighbourLists::inside(std::int32_t i, const Vec3& x) const {
+    const Hood& hd = hood_[static_cast<std::size_t>(i)];
+    const double rho = hd.room * (1.0 - room_margin);
+    return (x - hd.centre).squaredNorm() < rho * rho;
+}
+
 double NeighbourLists::exit_time(std::int32_t i, const Vec3& x, const Vec3& v) const {
     // Smallest positive root of |p + v t|^2 = rho^2 with p = x - c inside (c0 = p^2 - rho^2
     // <= 0), in the form without cancellation (as in predict.hpp): the roots' product is

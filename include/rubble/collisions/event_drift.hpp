@@ -100,6 +100,10 @@ private:
     void turn(Bodies& b, std::int32_t i, double t);
     [[nodiscard]] SphereState sphere(std::int32_t i, const Vec3& shift) const;
     void collide(Bodies& b, const CollisionEvent& e, double t0, DriftStats& stats);
+    /// The event of i leaving its neighbourhood, if it may come before `until` and within the
+    /// drift (nothing when i's path is still inside its room at `until`).
+    [[nodiscard]] std::optional<CollisionEvent> exit_before(std::int32_t i, double now,
+                                                            double until, double h) const;
     /// The event of i leaving its neighbourhood, if within the drift.
     [[nodiscard]] std::optional<CollisionEvent> predict_exit(std::int32_t i, double now,
                                                              double h) const;
@@ -127,6 +131,7 @@ private:
         double inertia;   // kg m^2 (free spheres: one principal moment)
         double free_path; // m travelled since the last collision (the f_crit rule)
         double turned;    // s into the drift: the orientation in Bodies is for this time
+        double speed;     // m/s, |vel| (for the free path of every advance)
     };
     std::vector<Rigid> rigid_;
     std::array<Vec3, image_count> image_shift_{}; // m, of each periodic image (0 when open)

@@ -71,6 +71,10 @@ public:
         return static_cast<std::int8_t>(k);
     }
 
+    /// Whether a body of i's at x is strictly inside the room its neighbourhood leaves it
+    /// (with the margin exit_time() keeps).
+    [[nodiscard]] bool inside(std::int32_t i, const Vec3& x) const;
+
     /// Time (s, >= 0) until a body of i's at x moving with v reaches the edge of the room its
     /// neighbourhood leaves it, or +infinity when it does not move.
     [[nodiscard]] double exit_time(std::int32_t i, const Vec3& x, const Vec3& v) const;
