@@ -504,13 +504,28 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
     ++hd.generation;
     const std::uint32_t* old = row_of(ui);
     previous_.assign(old + 1, old + 1 + old[0]);
-    unlink(ui);
     hd.centre = x;
     hd.reach = r * (1.0 + skin_);
     hd.room = r * skin_;
     radius_[ui] = r;
-    hd.level = level_for(hd.reach); // a merged body may need a coarser level
-    insert(ui, code_of(ui));
+    const int level = level_for(hd.reach); // a merged body may need a coarser level
+    if (level == hd.level) {
+        // Usually the new centre is in the same cell (a room is a fraction of a cell): the
+        // grid entry is updated where it is.
+        const CellCode code = code_of(ui);
+        Member& held = members_[hd.bucket][static_cast<std::size_t>(hd.slot)];
+        if (code.bucket == hd.bucket && code.key == held.key) {
+            held.centre = grid_point(hd.centre);
+            held.reach = hd.reach;
+        } else {
+            unlink(ui);
+            insert(ui, code);
+        }
+    } else {
+        unlink(ui);
+        hd.level = level;
+        insert(ui, code_of(ui));
+    }
     found_.clear();
     visit_neighbours(ui, true, [&](std::int32_t k) {
         if (k != i) found_.push_back(static_cast<std::uint32_t>(k)); // (made entries below)
