@@ -473,7 +473,7 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
         b.free_path[u] = r.free_path;
         if (config_.periodic_box > 0.0) {
             const Vec3 w = wrap_into_box(b.pos[u], config_.periodic_box);
-            // The neighbourhood moves with its body, so images between centres are unchanged.
+            // The neighbourhood moves with its body (shift() updates the images in the lists).
             neighbours_.shift(static_cast<std::int32_t>(k), w - b.pos[u]);
             b.pos[u] = w;
         }

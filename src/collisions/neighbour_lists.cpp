@@ -180,11 +180,11 @@ void NeighbourLists::shift(std::int32_t i, const Vec3& s) {
     hood_[ui].centre += s;
     std::uint32_t* row = row_of(ui);
     for (std::uint32_t k = 1; k <= row[0]; ++k) {
-        const auto j = static_cast<std::int32_t>(row[k] & body_mask);
+        const std::int32_t j = body_of(row[k]);
         row[k] = entry(i, j);
         std::uint32_t* other = row_of(static_cast<std::size_t>(j));
         for (std::uint32_t m = 1; m <= other[0]; ++m)
-            if ((other[m] & body_mask) == static_cast<std::uint32_t>(i)) other[m] = entry(j, i);
+            if (body_of(other[m]) == i) other[m] = entry(j, i);
     }
 }
 
@@ -213,9 +213,8 @@ void NeighbourLists::append(std::size_t i, std::int32_t j) {
 void NeighbourLists::erase(std::size_t i, std::int32_t j) {
     std::uint32_t* row = row_of(i);
     std::uint32_t* end = row + 1 + row[0];
-    std::uint32_t* it = std::find_if(row + 1, end, [&](std::uint32_t e) {
-        return (e & body_mask) == static_cast<std::uint32_t>(j);
-    });
+    std::uint32_t* it =
+        std::find_if(row + 1, end, [&](std::uint32_t e) { return body_of(e) == j; });
     if (it == end) return;
     *it = end[-1];
     --row[0];
@@ -469,15 +468,20 @@ bool NeighbourLists::prepare(const Bodies& b, double h, double skin, double box)
     // Normally every body ended the last drift inside its neighbourhood; one that did not
     // (moved by the caller since) gets a new one.
     for (std::size_t i = 0; i < n; ++i) {
-        const double room = hood_[i].room * (1.0 - room_margin);
+        const double room = room_limit(hood_[i]);
         if ((b.pos[i] - hood_[i].centre).squaredNorm() > room * room)
             renew(static_cast<std::int32_t>(i), b.pos[i], b.radius[i]);
     }
     return false;
 }
+
+double NeighbourLists::room_limit(const Hood& hd) {
+    return hd.room * (1.0 - room_margin);
+}
+
 bool NeighbourLists::inside(std::int32_t i, const Vec3& x) const {
     const Hood& hd = hood_[static_cast<std::size_t>(i)];
-    const double rho = hd.room * (1.0 - room_margin);
+    const double rho = room_limit(hd);
     return (x - hd.centre).squaredNorm() < rho * rho;
 }
 
@@ -487,7 +491,7 @@ double NeighbourLists::exit_time(std::int32_t i, const Vec3& x, const Vec3& v) c
     // c0 / a <= 0, so one is >= 0.
     const Hood& hd = hood_[static_cast<std::size_t>(i)];
     const Vec3 p = x - hd.centre;
-    const double rho = hd.room * (1.0 - room_margin);
+    const double rho = room_limit(hd);
     const double a = v.squaredNorm();
     if (!(a > 0.0)) return std::numeric_limits<double>::infinity();
     const double bb = p.dot(v);
@@ -535,7 +539,7 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
     // neighbourhoods near a quarter of the box).
     const auto previous_entry = [&](std::int32_t k) {
         for (const std::uint32_t& e : previous_)
-            if ((e & body_mask) == static_cast<std::uint32_t>(k)) return &e;
+            if (body_of(e) == k) return &e;
         return static_cast<const std::uint32_t*>(nullptr);
     };
     added_.clear();
@@ -552,10 +556,9 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
         }
     }
     for (const std::uint32_t e : previous_) {
-        const auto j = static_cast<std::int32_t>(e & body_mask);
-        if (std::none_of(found_.begin(), found_.end(), [&](std::uint32_t f) {
-                return (f & body_mask) == static_cast<std::uint32_t>(j);
-            }))
+        const std::int32_t j = body_of(e);
+        if (std::none_of(found_.begin(), found_.end(),
+                         [&](std::uint32_t f) { return body_of(f) == j; }))
             erase(static_cast<std::size_t>(j), i);
     }
     while (found_.size() + 1 > 16 * row_lines_)

@@ -78,8 +78,6 @@ public:
     }
     [[nodiscard]] const CollisionEvent& top() const { return heap_.top(); }
     void pop() { heap_.pop(); }
-    /// Events queued (in the heap and waiting).
-    [[nodiscard]] std::size_t size() const { return heap_.size() + waiting_; }
 
 private:
     [[nodiscard]] std::size_t stretch_of(double t) const {

@@ -42,8 +42,7 @@ public:
     template <class F> void for_each_neighbour(std::int32_t i, F&& f) const {
         const std::uint32_t* row = row_of(static_cast<std::size_t>(i));
         for (std::uint32_t k = 1; k <= row[0]; ++k)
-            f(static_cast<std::int32_t>(row[k] & body_mask),
-              static_cast<std::int8_t>(row[k] >> image_shift));
+            f(body_of(row[k]), image_in(row[k]));
     }
 
     /// Starts loading i's list and neighbourhood (a hint for the cache; no effect).
@@ -157,12 +156,21 @@ private:
         std::uint32_t generation = 0;
     };
     std::vector<Hood> hood_;
+    // How far from its centre a body may go before it is renewed: the room less the margin
+    // that keeps round-off inside (the one radius prepare(), inside() and exit_time() share).
+    [[nodiscard]] static double room_limit(const Hood& hd);
     // The lists, one fixed-length row per body in one array (a row is a few whole cache lines:
     // a body's list costs one miss, not a vector header and its heap block): row[0] is the
     // count, row[1..] the neighbours. Rows grow together when one fills (rare).
     // An entry is the neighbour's index in the low 27 bits and its image in the top 5.
     static constexpr int image_shift = 27;
     static constexpr std::uint32_t body_mask = (std::uint32_t{1} << image_shift) - 1;
+    [[nodiscard]] static std::int32_t body_of(std::uint32_t e) {
+        return static_cast<std::int32_t>(e & body_mask);
+    }
+    [[nodiscard]] static std::int8_t image_in(std::uint32_t e) {
+        return static_cast<std::int8_t>(e >> image_shift);
+    }
     [[nodiscard]] std::uint32_t entry(std::int32_t i, std::int32_t j) const {
         return static_cast<std::uint32_t>(j) | static_cast<std::uint32_t>(image_of(i, j))
                                                    << image_shift;
