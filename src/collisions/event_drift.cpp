@@ -143,11 +143,15 @@ std::optional<CollisionEvent> EventDrivenDrift::exit_before(std::int32_t i, doub
     return predict_exit(i, now, h);
 }
 
+CollisionEvent EventDrivenDrift::earliest(std::int32_t i, double now, double h) const {
+    const CollisionEvent& first = upcoming_[static_cast<std::size_t>(i)].first;
+    const auto exit = exit_before(i, now, first.time, h);
+    return exit && LaterEvent{}(first, *exit) ? *exit : first;
+}
+
 void EventDrivenDrift::queue_earliest(std::int32_t i, double now, double h) {
-    CollisionEvent earliest = upcoming_[static_cast<std::size_t>(i)].first;
-    const auto exit = exit_before(i, now, earliest.time, h);
-    if (exit && LaterEvent{}(earliest, *exit)) earliest = *exit;
-    if (earliest.time <= h) queue_.push(earliest);
+    const CollisionEvent e = earliest(i, now, h);
+    if (e.time <= h) queue_.push(e);
 }
 
 bool EventDrivenDrift::predict_initial(double h) {
@@ -157,7 +161,6 @@ bool EventDrivenDrift::predict_initial(double h) {
     const std::size_t n = moving_.size();
     std::vector<CollisionEvent> best(n);
     std::vector<std::uint8_t> found(n, 0);
-    const LaterEvent later;
     const auto count = static_cast<std::ptrdiff_t>(n);
     // The same pass looks out for overlaps (depth > tolerance (R_i + R_j)), leaning towards
     // seeing one: the exact check (find_overlaps) runs only when this one saw something.
@@ -176,11 +179,9 @@ bool EventDrivenDrift::predict_initial(double h) {
             if (d.squaredNorm() < s * s) overlapping = true;
         });
         upcoming_[static_cast<std::size_t>(k)] = u;
-        CollisionEvent earliest = u.first;
-        const auto exit = exit_before(i, 0.0, earliest.time, h);
-        if (exit && later(earliest, *exit)) earliest = *exit;
-        if (earliest.time <= h) {
-            best[static_cast<std::size_t>(k)] = earliest;
+        const CollisionEvent e = earliest(i, 0.0, h);
+        if (e.time <= h) {
+            best[static_cast<std::size_t>(k)] = e;
             found[static_cast<std::size_t>(k)] = 1;
         }
     }

@@ -87,7 +87,9 @@ private:
     };
     static void keep(Upcoming& u, const CollisionEvent& e);
     [[nodiscard]] bool still_holds(std::int32_t i, const CollisionEvent& e) const;
-    /// Queues the earlier of i's kept first collision and its exit, if within the drift.
+    /// The earlier of i's kept first collision and its exit (time +inf: neither in the drift).
+    [[nodiscard]] CollisionEvent earliest(std::int32_t i, double now, double h) const;
+    /// Queues earliest(i), if within the drift.
     void queue_earliest(std::int32_t i, double now, double h);
     /// Predicts the pair's contact within the drift and keeps it in u (i's kept collisions)
     /// if it is among the two earliest.
