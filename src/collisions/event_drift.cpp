@@ -73,8 +73,11 @@ std::vector<CollisionRecord> EventDrivenDrift::take_log() {
     return out;
 }
 
-void EventDrivenDrift::offer(Upcoming& u, std::int32_t i, std::int32_t j, std::int8_t image,
-                             double h) const {
+// Inlined into the loops over neighbours: it runs some 16 times per collision, and a call
+// would cost a fifth of it.
+[[gnu::always_inline]] inline void EventDrivenDrift::offer(Upcoming& u, std::int32_t i,
+                                                           std::int32_t j, std::int8_t image,
+                                                           double h) const {
     // Always predicted in the order i < j, and from the later of the two bodies' own times
     // (the time of the later one's last collision): the answer does not depend on who asks or
     // when, so the engine and the brute-force check agree bitwise.
