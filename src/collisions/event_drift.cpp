@@ -133,7 +133,7 @@ bool EventDrivenDrift::still_holds(std::int32_t i, const CollisionEvent& e) cons
     if (!std::isfinite(e.time)) return true; // none within the drift
     const auto other = static_cast<std::size_t>(e.i == i ? e.j : e.i);
     const std::uint32_t then = e.i == i ? e.cj : e.ci;
-    return count_[other] == then && alive_[other];
+    return count_[other] == then; // (an absorbed body's count matches no event)
 }
 
 std::optional<CollisionEvent> EventDrivenDrift::exit_before(std::int32_t i, double now,
@@ -230,7 +230,6 @@ bool EventDrivenDrift::start(const Bodies& b, double h) {
             Rigid{b.spin[u], b.mass[u], b.inertia[u].x(), b.free_path[u], 0.0, b.vel[u].norm()};
     }
     count_.assign(n, 0);
-    alive_.assign(n, 1);
     upcoming_.resize(n);
     queue_.reset(h, n);
     return predict_initial(h);
@@ -355,7 +354,7 @@ void EventDrivenDrift::collide(Bodies& b, const CollisionEvent& e, double t0, Dr
         b.mass[k] = m.mass; // (rare: written through, unlike what every collision changes)
         b.radius[k] = m.radius;
         b.inertia[k] = Vec3::Constant(m.inertia);
-        alive_[keep_i ? j : i] = 0;
+        count_[keep_i ? j : i] = absorbed;
     } else {
         const Outcome o = resolve_collision(si, sj, eps);
         moving_[i].vel = o.vel1;
@@ -374,7 +373,8 @@ void EventDrivenDrift::collide(Bodies& b, const CollisionEvent& e, double t0, Dr
     }
 
     for (const std::size_t k : {i, j}) {
-        if (count_[k] <= static_cast<std::uint64_t>(config_.max_per_body)) continue;
+        if (count_[k] == absorbed || count_[k] <= static_cast<std::uint64_t>(config_.max_per_body))
+            continue;
         char buf[256];
         std::snprintf(buf, sizeof buf, "%.9g s", t0 + e.time);
         throw PhysicsError(
@@ -427,7 +427,7 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
         const auto i = static_cast<std::size_t>(e.i);
         if (e.j == exit_event) {
             // Stale if i collided or was renewed since: it was re-predicted then.
-            if (count_[i] != e.ci || neighbours_.generation(e.i) != e.cj || !alive_[i]) {
+            if (count_[i] != e.ci || neighbours_.generation(e.i) != e.cj) {
                 ++stats.stale_events;
                 continue;
             }
@@ -439,8 +439,8 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
             continue;
         }
         const auto j = static_cast<std::size_t>(e.j);
-        const bool i_same = count_[i] == e.ci && alive_[i];
-        const bool j_same = count_[j] == e.cj && alive_[j];
+        const bool i_same = count_[i] == e.ci;
+        const bool j_same = count_[j] == e.cj;
         if (!i_same || !j_same) {
             ++stats.stale_events;
             if (i_same) predict_after_stale(e.i, e, e.time, h);
@@ -453,20 +453,20 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
         // The absorbed body leaves every list; the merged one has a new centre and radius: a
         // new neighbourhood.
         if (config_.outcome == ContactOutcome::merge) {
-            const std::int32_t keep = alive_[i] ? e.i : e.j;
+            const std::int32_t keep = alive(e.i) ? e.i : e.j;
             const auto k = static_cast<std::size_t>(keep);
             neighbours_.remove(keep == e.i ? e.j : e.i);
             neighbours_.renew(keep, moving_[k].pos, moving_[k].radius);
         }
-        if (alive_[i]) predict_for(e.i, e.j, e.time, h);
-        if (alive_[j]) predict_for(e.j, -1, e.time, h);
+        if (alive(e.i)) predict_for(e.i, e.j, e.time, h);
+        if (alive(e.j)) predict_for(e.j, -1, e.time, h);
     }
 
     // Every body to the end of the drift (each touches only its own state: in parallel).
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t k = 0; k < count; ++k) {
         const auto u = static_cast<std::size_t>(k);
-        if (!alive_[u]) continue;
+        if (!alive(static_cast<std::int32_t>(k))) continue;
         advance(static_cast<std::int32_t>(k), h);
         turn(b, static_cast<std::int32_t>(k), h);
         const Moving& m = moving_[u];
@@ -482,10 +482,10 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
             b.pos[u] = w;
         }
     }
-    if (std::find(alive_.begin(), alive_.end(), std::uint8_t{0}) != alive_.end()) {
+    if (std::find(count_.begin(), count_.end(), absorbed) != count_.end()) {
         std::vector<std::uint8_t> removed(n, 0);
         for (std::size_t k = 0; k < n; ++k)
-            removed[k] = alive_[k] ? 0 : 1;
+            removed[k] = count_[k] == absorbed ? 1 : 0;
         remove_flagged(b, removed); // the lists are rebuilt at the next drift
     }
     stats.renewals = neighbours_.renewals();

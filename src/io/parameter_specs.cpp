@@ -34,17 +34,10 @@ ParamSpec positive(std::string key, std::string unit, std::string def, std::stri
 ParamSpec non_negative(std::string key, std::string unit, std::string def, std::string help) {
     return real(std::move(key), std::move(unit), std::move(def), std::move(help), 0.0, inf, false);
 }
-ParamSpec integer(std::string key, std::string def, std::string help, double lo) {
-    return ParamSpec{std::move(key),
-                     ParamType::integer,
-                     "",
-                     std::move(def),
-                     std::move(help),
-                     lo,
-                     inf,
-                     false,
-                     true,
-                     {}};
+ParamSpec integer(std::string key, std::string def, std::string help, double lo, double hi = inf) {
+    return ParamSpec{
+        std::move(key), ParamType::integer, "", std::move(def), std::move(help), lo, hi,
+        false,          hi == inf,          {}};
 }
 ParamSpec boolean(std::string key, std::string def, std::string help) {
     return ParamSpec{std::move(key),
@@ -152,8 +145,8 @@ std::vector<ParamSpec> make_specs() {
                  "neighbours are searched again; larger means longer lists, fewer searches"),
         integer("collisions.max_per_body", "100000",
                 "Collisions of one body within one drift before the run stops as an inelastic "
-                "collapse",
-                1),
+                "collapse (counts are 32-bit: at most 1e9)",
+                1, 1e9),
         non_negative("collisions.periodic_box", "m", "0.0",
                      "Side of a periodic cube centred at the origin (requires gravity.backend = "
                      "none); 0: open space"),

@@ -137,8 +137,13 @@ private:
     };
     std::vector<Rigid> rigid_;
     std::array<Vec3, image_count> image_shift_{}; // m, of each periodic image (0 when open)
-    std::vector<std::uint32_t> count_;            // collisions of each body in this drift
-    std::vector<std::uint8_t> alive_;             // 0 once merged into another
+    // Collisions of each body in this drift, or `absorbed` once it has merged into another
+    // (one array, so that the checks of every event read one line per body, not two).
+    std::vector<std::uint32_t> count_;
+    static constexpr std::uint32_t absorbed = 0xFFFFFFFFu; // above any max_per_body
+    [[nodiscard]] bool alive(std::int32_t i) const {
+        return count_[static_cast<std::size_t>(i)] != absorbed;
+    }
     std::vector<Upcoming> upcoming_;
     std::vector<CollisionRecord> log_;
 };
