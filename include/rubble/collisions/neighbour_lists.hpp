@@ -47,7 +47,10 @@ public:
 
     /// Starts loading i's list and neighbourhood (a hint for the cache; no effect).
     void prefetch(std::int32_t i) const {
-        __builtin_prefetch(row_of(static_cast<std::size_t>(i)));
+        // Every line of the row: in a dense pile a list spans two.
+        const std::size_t first = static_cast<std::size_t>(i) * row_lines_;
+        for (std::size_t k = 0; k < row_lines_; ++k)
+            __builtin_prefetch(&rows_[first + k]);
         __builtin_prefetch(&hood_[static_cast<std::size_t>(i)]);
     }
 
