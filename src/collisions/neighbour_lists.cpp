@@ -330,16 +330,8 @@ template <class F> void NeighbourLists::visit_neighbours(std::size_t i, bool fin
                 if ((mb.centre - at).squaredNorm() <= s * s)
                     f(mb.body, static_cast<std::int8_t>(image - mb.wrap));
             };
-            // The cells in reach are gathered first and their buckets asked for before any is
-            // read: the buckets are scattered cache lines, and their misses then overlap
-            // instead of queueing one behind the other (the scan is latency-bound).
-            struct Visit {
-                const std::vector<Member>* bucket;
-                CellCode code;
-                int ox, oy, oz;
-            };
-            Visit visits[27];
-            int count = 0;
+            // The loops skip a slab as soon as it is out of reach, and an empty bucket before
+            // anything else is worked out (most cells of a dilute gas are empty).
             for (int ox = 0; ox < 3; ++ox) {
                 const double gx = gap[0][ox];
                 if (gx > rho2) continue;
@@ -353,27 +345,20 @@ template <class F> void NeighbourLists::visit_neighbours(std::size_t i, bool fin
                             code.bucket =
                                 bucket_of_spot(spot_base + (spot_part[0][ox] | spot_part[1][oy] |
                                                             spot_part[2][oz]));
+                            if (members_[code.bucket].empty()) continue;
                             code.key =
                                 key_base | key_part[0][ox] | key_part[1][oy] | key_part[2][oz];
                         } else {
                             const std::int64_t cell[3] = {near[0][ox], near[1][oy], near[2][oz]};
                             code = code_of(l, cell);
                         }
-                        const std::vector<Member>* bucket = &members_[code.bucket];
-                        __builtin_prefetch(bucket);
-                        visits[count++] = Visit{bucket, code, ox, oy, oz};
+                        const Vec3 at(moved[0][ox], moved[1][oy], moved[2][oz]);
+                        const int image =
+                            own_image - image_part[0][ox] - image_part[1][oy] - image_part[2][oz];
+                        for (const Member& mb : members_[code.bucket])
+                            test(mb, code.key, at, image);
                     }
                 }
-            }
-            for (int v = 0; v < count; ++v)
-                if (!visits[v].bucket->empty()) __builtin_prefetch(visits[v].bucket->data());
-            for (int v = 0; v < count; ++v) {
-                const Visit& vi = visits[v];
-                const Vec3 at(moved[0][vi.ox], moved[1][vi.oy], moved[2][vi.oz]);
-                const int image =
-                    own_image - image_part[0][vi.ox] - image_part[1][vi.oy] - image_part[2][vi.oz];
-                for (const Member& mb : *vi.bucket)
-                    test(mb, vi.code.key, at, image);
             }
             continue;
         }
