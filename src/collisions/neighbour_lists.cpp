@@ -65,15 +65,6 @@ Vec3 NeighbourLists::grid_point(const Vec3& c) const {
     return box_ > 0.0 ? wrap_into_box(c, box_) : c;
 }
 
-std::int8_t NeighbourLists::wrap_code(const Vec3& centre, const Vec3& grid) const {
-    if (box_ <= 0.0) return 0;
-    // Whole periods (centres stay within a quarter box of it: -1, 0 or 1 per axis).
-    long code = 0;
-    for (int d = 0; d < 3; ++d)
-        code = 3 * code + std::lround((centre[d] - grid[d]) / box_);
-    return static_cast<std::int8_t>(code);
-}
-
 void NeighbourLists::cell_of(int level, const Vec3& g, std::int64_t cell[3]) const {
     const Level& lv = levels_[static_cast<std::size_t>(level)];
     for (int d = 0; d < 3; ++d) {
@@ -165,9 +156,8 @@ void NeighbourLists::insert(std::size_t i, const CellCode& code) {
     Hood& hd = hood_[i];
     hd.bucket = code.bucket;
     hd.slot = static_cast<std::int32_t>(members_[code.bucket].size());
-    const Vec3 g = grid_point(hd.centre);
     members_[code.bucket].push_back(
-        Member{g, hd.reach, code.key, static_cast<std::int32_t>(i), wrap_code(hd.centre, g)});
+        Member{grid_point(hd.centre), hd.reach, code.key, static_cast<std::int32_t>(i)});
     ++levels_[static_cast<std::size_t>(hd.level)].bodies;
 }
 
@@ -187,12 +177,7 @@ void NeighbourLists::shift(std::int32_t i, const Vec3& s) {
     // the images between i and its neighbours change by that period.
     if (s == Vec3::Zero()) return;
     const auto ui = static_cast<std::size_t>(i);
-    Hood& hd = hood_[ui];
-    hd.centre += s;
-    if (hd.slot >= 0) {
-        Member& held = members_[hd.bucket][static_cast<std::size_t>(hd.slot)];
-        held.wrap = wrap_code(hd.centre, held.centre);
-    }
+    hood_[ui].centre += s;
     std::uint32_t* row = row_of(ui);
     for (std::uint32_t k = 1; k <= row[0]; ++k) {
         const std::int32_t j = body_of(row[k]);
@@ -218,11 +203,11 @@ void NeighbourLists::lay_out_rows(std::size_t lines) {
     row_lines_ = lines;
 }
 
-void NeighbourLists::append(std::size_t i, std::uint32_t e) {
+void NeighbourLists::append(std::size_t i, std::int32_t j) {
     if (static_cast<std::size_t>(row_of(i)[0]) + 1 == 16 * row_lines_)
         lay_out_rows(2 * row_lines_); // full: every row grows
     std::uint32_t* row = row_of(i);
-    row[1 + row[0]++] = e;
+    row[1 + row[0]++] = entry(static_cast<std::int32_t>(i), j);
 }
 
 void NeighbourLists::erase(std::size_t i, std::int32_t j) {
@@ -272,32 +257,22 @@ template <class F> void NeighbourLists::visit_neighbours(std::size_t i, bool fin
             // The common case, 27 cells. A periodic neighbour cell across a face is seen
             // through one period: the query moves by it instead of every member (grid points
             // are wrapped into the box), so the distance test needs no nearest-image step.
-            // The image: i sees k shifted by -L (period + W_k - W_i) per axis, where period is
-            // the period the query moved by and W the periods wrapping took off each centre
-            // (Member::wrap), which is image_of's nearest image of their centres' offset
-            // (they meet, so that offset is within half a box of it).
             std::int64_t near[3][3];
             double moved[3][3];
-            int image_part[3][3];
             for (int d = 0; d < 3; ++d)
                 for (int o = 0; o < 3; ++o) {
                     std::int64_t c = cc[d] + o - 1;
                     double shift = 0.0;
-                    int period = 0;
                     if (box_ > 0.0 && c < 0) {
                         c += lv.per_side;
                         shift = box_;
-                        period = 1;
                     } else if (box_ > 0.0 && c >= lv.per_side) {
                         c -= lv.per_side;
                         shift = -box_;
-                        period = -1;
                     }
                     near[d][o] = c;
                     moved[d][o] = q[d] + shift;
-                    image_part[d][o] = (d == 0 ? 9 : (d == 1 ? 3 : 1)) * period;
                 }
-            const int own_image = self_image + wrap_code(hood_[i].centre, q);
             // Codes by parts when the cells pack (code_of), else one by one.
             bool packed = true;
             std::uint64_t key_part[3][3], spot_part[3][3];
@@ -323,50 +298,31 @@ template <class F> void NeighbourLists::visit_neighbours(std::size_t i, bool fin
             const double rho = (reach + 0.5 * lv.side) * (1.0 + cell_slack);
             const double rho2 = rho * rho;
             const std::uint64_t key_base = level_key(l), spot_base = level_spot(l);
-            // One member's test; `image` is the image of a member with no wrap.
-            const auto test = [&](const Member& mb, std::uint64_t key, const Vec3& at, int image) {
-                if (mb.key != key) return;
-                const double s = reach + mb.reach;
-                if ((mb.centre - at).squaredNorm() <= s * s)
-                    f(mb.body, static_cast<std::int8_t>(image - mb.wrap));
-            };
-            // The loops skip a slab as soon as it is out of reach, and an empty bucket before
-            // anything else is worked out (most cells of a dilute gas are empty).
-            for (int ox = 0; ox < 3; ++ox) {
-                const double gx = gap[0][ox];
-                if (gx > rho2) continue;
-                for (int oy = 0; oy < 3; ++oy) {
-                    const double gxy = gx + gap[1][oy];
-                    if (gxy > rho2) continue;
+            for (int ox = 0; ox < 3; ++ox)
+                for (int oy = 0; oy < 3; ++oy)
                     for (int oz = 0; oz < 3; ++oz) {
-                        if (gxy + gap[2][oz] > rho2) continue;
-                        CellCode code;
-                        if (packed) {
-                            code.bucket =
-                                bucket_of_spot(spot_base + (spot_part[0][ox] | spot_part[1][oy] |
-                                                            spot_part[2][oz]));
-                            if (members_[code.bucket].empty()) continue;
-                            code.key =
-                                key_base | key_part[0][ox] | key_part[1][oy] | key_part[2][oz];
-                        } else {
-                            const std::int64_t cell[3] = {near[0][ox], near[1][oy], near[2][oz]};
-                            code = code_of(l, cell);
-                        }
+                        if (gap[0][ox] + gap[1][oy] + gap[2][oz] > rho2) continue;
+                        const std::int64_t cell[3] = {near[0][ox], near[1][oy], near[2][oz]};
+                        const CellCode code =
+                            packed ? CellCode{key_base | key_part[0][ox] | key_part[1][oy] |
+                                                  key_part[2][oz],
+                                              bucket_of_spot(spot_base + (spot_part[0][ox] |
+                                                                          spot_part[1][oy] |
+                                                                          spot_part[2][oz]))}
+                                   : code_of(l, cell);
                         const Vec3 at(moved[0][ox], moved[1][oy], moved[2][oz]);
-                        const int image =
-                            own_image - image_part[0][ox] - image_part[1][oy] - image_part[2][oz];
-                        for (const Member& mb : members_[code.bucket])
-                            test(mb, code.key, at, image);
+                        for (const Member& mb : members_[code.bucket]) {
+                            if (mb.key != code.key) continue;
+                            const double s = reach + mb.reach;
+                            if ((mb.centre - at).squaredNorm() <= s * s) f(mb.body);
+                        }
                     }
-                }
-            }
             continue;
         }
         // Every distinct cell within m layers (a periodic grid of fewer than 2m + 1 cells a
         // side would otherwise repeat cells), with the nearest-image distance.
         const auto test = [&](const Member& mb) {
-            if (meet(q, reach, mb.centre, mb.reach))
-                f(mb.body, image_of(static_cast<std::int32_t>(i), mb.body));
+            if (meet(q, reach, mb.centre, mb.reach)) f(mb.body);
         };
         std::vector<std::int64_t> axis[3];
         for (int d = 0; d < 3; ++d) {
@@ -411,8 +367,6 @@ void NeighbourLists::rebuild(const Bodies& b, double skin, double box) {
     ids_ = b.id;
     radius_ = b.radius;
     hood_.assign(n, Hood{});
-    mark_.assign(n, 0);
-    serial_ = 0;
     double smallest = std::numeric_limits<double>::infinity();
     for (std::size_t i = 0; i < n; ++i) {
         hood_[i].centre = b.pos[i];
@@ -454,7 +408,7 @@ void NeighbourLists::rebuild(const Bodies& b, double skin, double box) {
 #pragma omp for schedule(static)
         for (std::ptrdiff_t s = 0; s < count; ++s) {
             const auto i = static_cast<std::size_t>(s);
-            visit_neighbours(i, false, [&](std::int32_t k, std::int8_t) {
+            visit_neighbours(i, false, [&](std::int32_t k) {
                 if (k == s) return;
                 if (hood_[static_cast<std::size_t>(k)].level == hood_[i].level)
                     lists[i].push_back(k); // the other side finds this pair too
@@ -552,6 +506,8 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
     ++renewals_;
     Hood& hd = hood_[ui];
     ++hd.generation;
+    const std::uint32_t* old = row_of(ui);
+    previous_.assign(old + 1, old + 1 + old[0]);
     hd.centre = x;
     hd.reach = r * (1.0 + skin_);
     hd.room = r * skin_;
@@ -565,7 +521,6 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
         if (code.bucket == hd.bucket && code.key == held.key) {
             held.centre = grid_point(hd.centre);
             held.reach = hd.reach;
-            held.wrap = wrap_code(hd.centre, held.centre);
         } else {
             unlink(ui);
             insert(ui, code);
@@ -575,44 +530,36 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
         hd.level = level;
         insert(ui, code_of(ui));
     }
+    found_.clear();
+    visit_neighbours(ui, true, [&](std::int32_t k) {
+        if (k != i) found_.push_back(static_cast<std::uint32_t>(k)); // (made entries below)
+    });
     // Only the lists that change are touched: a body moved by a room keeps most neighbours.
     // A kept neighbour's entry changes only if the image between them did (possible only for
-    // neighbourhoods near a quarter of the box). The old and new lists are compared through
-    // mark_: listed before (serial, with the old entry), found again (serial + 1).
-    if (serial_ >= 0xFFFFFFFDu) {
-        std::fill(mark_.begin(), mark_.end(), 0);
-        serial_ = 0;
-    }
-    serial_ += 2;
-    const std::uint64_t before = std::uint64_t{serial_} << 32;
-    const std::uint64_t again = std::uint64_t{serial_ + 1} << 32;
-    const std::uint32_t* old = row_of(ui);
-    previous_.assign(old + 1, old + 1 + old[0]);
-    for (const std::uint32_t e : previous_)
-        mark_[static_cast<std::size_t>(body_of(e))] = before | e;
-    found_.clear();
+    // neighbourhoods near a quarter of the box).
+    const auto previous_entry = [&](std::int32_t k) {
+        for (const std::uint32_t& e : previous_)
+            if (body_of(e) == k) return &e;
+        return static_cast<const std::uint32_t*>(nullptr);
+    };
     added_.clear();
-    visit_neighbours(ui, true, [&](std::int32_t k, std::int8_t image) {
-        if (k == i) return;
-        const std::uint32_t e = static_cast<std::uint32_t>(k) | static_cast<std::uint32_t>(image)
-                                                                    << image_shift;
-        found_.push_back(e);
-        // k sees i through the opposite image.
-        const std::uint32_t back = static_cast<std::uint32_t>(i) |
-                                   static_cast<std::uint32_t>(opposite_image(image)) << image_shift;
-        std::uint64_t& m = mark_[static_cast<std::size_t>(k)];
-        if ((m & ~std::uint64_t{0xFFFFFFFFu}) != before) {
+    for (std::uint32_t& e : found_) {
+        const auto k = static_cast<std::int32_t>(e);
+        e = entry(i, k);
+        const std::uint32_t* was = previous_entry(k);
+        if (!was) {
             added_.push_back(k);
-            append(static_cast<std::size_t>(k), back);
-        } else if (static_cast<std::uint32_t>(m) != e) {
+            append(static_cast<std::size_t>(k), i);
+        } else if (*was != e) {
             erase(static_cast<std::size_t>(k), i);
-            append(static_cast<std::size_t>(k), back);
+            append(static_cast<std::size_t>(k), i);
         }
-        m = again | e;
-    });
+    }
     for (const std::uint32_t e : previous_) {
-        const auto j = static_cast<std::size_t>(body_of(e));
-        if ((mark_[j] & ~std::uint64_t{0xFFFFFFFFu}) == before) erase(j, i);
+        const std::int32_t j = body_of(e);
+        if (std::none_of(found_.begin(), found_.end(),
+                         [&](std::uint32_t f) { return body_of(f) == j; }))
+            erase(static_cast<std::size_t>(j), i);
     }
     while (found_.size() + 1 > 16 * row_lines_)
         lay_out_rows(2 * row_lines_);

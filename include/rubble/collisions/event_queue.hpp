@@ -29,10 +29,7 @@ struct CollisionEvent {
 /// order on every machine and thread count.
 struct LaterEvent {
     bool operator()(const CollisionEvent& a, const CollisionEvent& b) const {
-        // Times nearly always differ: the rest is looked at only on a tie (the same order as
-        // std::tie(time, i, j, image), without its three-way comparisons on every call).
-        if (a.time != b.time) return a.time > b.time;
-        return std::tie(a.i, a.j, a.image) > std::tie(b.i, b.j, b.image);
+        return std::tie(a.time, a.i, a.j, a.image) > std::tie(b.time, b.i, b.j, b.image);
     }
 };
 

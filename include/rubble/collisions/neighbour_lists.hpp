@@ -115,17 +115,13 @@ public:
 private:
     // A body in a grid bucket, with a copy of what the distance test needs (contiguous: the
     // centre wrapped into the box when periodic) and the key of its cell (buckets are shared
-    // by hashed cells). wrap codes the whole periods the wrapping took off the centre (9 a +
-    // 3 b + c for a shift of L (a, b, c)), so a query learns the image between two bodies
-    // from the grid alone (visit_neighbours), without reading the other's neighbourhood.
+    // by hashed cells).
     struct Member {
         Vec3 centre;
         double reach;
         std::uint64_t key;
         std::int32_t body;
-        std::int8_t wrap;
     };
-    [[nodiscard]] std::int8_t wrap_code(const Vec3& centre, const Vec3& grid) const;
     // One level of the hierarchical grid.
     struct Level {
         double side = 0.0;         // m, cell side
@@ -148,9 +144,8 @@ private:
     [[nodiscard]] bool meet(const Vec3& ci, double ri, const Vec3& ck, double rk) const;
     void insert(std::size_t i, const CellCode& code);
     void unlink(std::size_t i);
-    // Calls f(k, image) for every body k (i itself included) at i's level and coarser ones
-    // (and finer ones too when `finer`) whose neighbourhood meets i's, with the image through
-    // which i sees k (image_of).
+    // Calls f(k) for every body k (i itself included) at i's level and coarser ones (and finer
+    // ones too when `finer`) whose neighbourhood meets i's.
     template <class F> void visit_neighbours(std::size_t i, bool finer, F&& f) const;
 
     // What renewals and exits read of one body, in one cache line.
@@ -192,21 +187,16 @@ private:
         return rows_[i * row_lines_].v;
     }
     [[nodiscard]] std::uint32_t* row_of(std::size_t i) { return rows_[i * row_lines_].v; }
-    void lay_out_rows(std::size_t lines);        // keeps the lists
-    void append(std::size_t i, std::uint32_t e); // entry e to i's list
-    void erase(std::size_t i, std::int32_t j);   // j from i's list
-    std::vector<std::uint32_t> found_;           // scratch of renew(): the new entries
+    void lay_out_rows(std::size_t lines);       // keeps the lists
+    void append(std::size_t i, std::int32_t j); // j to i's list
+    void erase(std::size_t i, std::int32_t j);  // j from i's list
+    std::vector<std::uint32_t> found_;          // scratch of renew(): the new entries
     // Hierarchical cell grid of the centres, all levels hashed into one bucket table.
     std::vector<Level> levels_;
     double base_side_ = 1.0; // m, cell side of level 0
     std::vector<std::vector<Member>> members_;
     int bucket_bits_ = 6;                 // the table has 2^bits buckets
     std::vector<std::uint32_t> previous_; // scratch of renew(): the old entries
-    // Scratch of renew(), one per body: (serial << 32) | entry marks k as listed before this
-    // renewal (serial) or found again by it (serial + 1), so the two lists are compared in
-    // one pass each instead of entry against entry.
-    std::vector<std::uint64_t> mark_;
-    std::uint32_t serial_ = 0;
     std::vector<std::int32_t> added_;
     // What the lists were built for.
     std::vector<std::int64_t> ids_;
