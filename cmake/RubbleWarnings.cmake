@@ -8,10 +8,9 @@ target_compile_options(rubble_warnings INTERFACE
 
 # Lets the compiler vectorise sqrt in the force loops; rubble never reads errno.
 add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fno-math-errno>)
-# The build targets plain x86-64 (SSE2, no fused multiply-adds). Measured and left out on the
-# AMD EPYC development machine: -march=native (collisions about 6 % faster, tree and direct
-# gravity 25 to 45 % slower, also with -march=x86-64-v3) and -ffp-contract=off (the same
-# gravity slowdown with the default target; docs/benchmarks.md).
+# The build targets plain x86-64. Measured and left out on the AMD EPYC development machine
+# (docs/benchmarks.md): -march=native (no gain for the collisions or the gravity) and
+# -ffp-contract=off (the tree and direct gravity 25 to 45 % slower, even without FMA).
 
 if(RUBBLE_SANITIZE)
   add_compile_options($<$<COMPILE_LANGUAGE:CXX>:-fsanitize=address,undefined>
