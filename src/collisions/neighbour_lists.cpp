@@ -182,9 +182,7 @@ void NeighbourLists::shift(std::int32_t i, const Vec3& s) {
     for (std::uint32_t k = 1; k <= row[0]; ++k) {
         const std::int32_t j = body_of(row[k]);
         row[k] = entry(i, j);
-        std::uint32_t* other = row_of(static_cast<std::size_t>(j));
-        for (std::uint32_t m = 1; m <= other[0]; ++m)
-            if (body_of(other[m]) == i) other[m] = entry(j, i);
+        if (std::uint32_t* back = entry_in_row(static_cast<std::size_t>(j), i)) *back = entry(j, i);
     }
 }
 
@@ -203,20 +201,31 @@ void NeighbourLists::lay_out_rows(std::size_t lines) {
     row_lines_ = lines;
 }
 
+void NeighbourLists::make_room(std::size_t entries) {
+    // A row holds its count and its entries; when one would overflow, every row grows.
+    while (entries + 1 > words_per_line * row_lines_)
+        lay_out_rows(2 * row_lines_);
+}
+
 void NeighbourLists::append(std::size_t i, std::int32_t j) {
-    if (static_cast<std::size_t>(row_of(i)[0]) + 1 == 16 * row_lines_)
-        lay_out_rows(2 * row_lines_); // full: every row grows
+    make_room(static_cast<std::size_t>(row_of(i)[0]) + 1);
     std::uint32_t* row = row_of(i);
     row[1 + row[0]++] = entry(static_cast<std::int32_t>(i), j);
 }
 
-void NeighbourLists::erase(std::size_t i, std::int32_t j) {
+std::uint32_t* NeighbourLists::entry_in_row(std::size_t i, std::int32_t j) {
     std::uint32_t* row = row_of(i);
     std::uint32_t* end = row + 1 + row[0];
     std::uint32_t* it =
         std::find_if(row + 1, end, [&](std::uint32_t e) { return body_of(e) == j; });
-    if (it == end) return;
-    *it = end[-1];
+    return it == end ? nullptr : it;
+}
+
+void NeighbourLists::erase(std::size_t i, std::int32_t j) {
+    std::uint32_t* it = entry_in_row(i, j);
+    if (!it) return;
+    std::uint32_t* row = row_of(i);
+    *it = row[row[0]]; // the last entry takes its place
     --row[0];
 }
 
@@ -428,7 +437,7 @@ void NeighbourLists::rebuild(const Bodies& b, double skin, double box) {
     for (const auto& l : lists)
         longest = std::max(longest, l.size());
     std::size_t lines = 1;
-    while (16 * lines < 2 + longest + longest / 3)
+    while (words_per_line * lines < 2 + longest + longest / 3)
         lines *= 2;
     rows_.clear();
     lay_out_rows(lines);
@@ -561,8 +570,7 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
                          [&](std::uint32_t f) { return body_of(f) == j; }))
             erase(static_cast<std::size_t>(j), i);
     }
-    while (found_.size() + 1 > 16 * row_lines_)
-        lay_out_rows(2 * row_lines_);
+    make_room(found_.size());
     std::uint32_t* row = row_of(ui);
     row[0] = static_cast<std::uint32_t>(found_.size());
     std::copy(found_.begin(), found_.end(), row + 1);

@@ -178,8 +178,9 @@ private:
         return static_cast<std::uint32_t>(j) | static_cast<std::uint32_t>(image_of(i, j))
                                                    << image_shift;
     }
+    static constexpr std::size_t words_per_line = 16;
     struct alignas(64) Line {
-        std::uint32_t v[16];
+        std::uint32_t v[words_per_line];
     };
     std::vector<Line> rows_;
     std::size_t row_lines_ = 1;
@@ -188,9 +189,12 @@ private:
     }
     [[nodiscard]] std::uint32_t* row_of(std::size_t i) { return rows_[i * row_lines_].v; }
     void lay_out_rows(std::size_t lines);       // keeps the lists
+    void make_room(std::size_t entries);        // rows grow until a list of `entries` fits
     void append(std::size_t i, std::int32_t j); // j to i's list
     void erase(std::size_t i, std::int32_t j);  // j from i's list
-    std::vector<std::uint32_t> found_;          // scratch of renew(): the new entries
+    // j's entry in i's list, or nullptr (a list names each neighbour once).
+    [[nodiscard]] std::uint32_t* entry_in_row(std::size_t i, std::int32_t j);
+    std::vector<std::uint32_t> found_; // scratch of renew(): the new entries
     // Hierarchical cell grid of the centres, all levels hashed into one bucket table.
     std::vector<Level> levels_;
     double base_side_ = 1.0; // m, cell side of level 0
