@@ -201,12 +201,16 @@ bool EventDrivenDrift::predict_initial(double h) {
     return overlapping;
 }
 
-void EventDrivenDrift::predict_for(std::int32_t i, std::int32_t skip, double now, double h) {
-    // The neighbours' states are scattered cache lines: ask for all of them before reading
-    // the first, so that their misses overlap instead of queueing one behind the other.
+void EventDrivenDrift::prefetch_neighbours(std::int32_t i) const {
     neighbours_.for_each_neighbour(i, [&](std::int32_t j, std::int8_t) {
         __builtin_prefetch(&moving_[static_cast<std::size_t>(j)]);
     });
+}
+
+void EventDrivenDrift::predict_for(std::int32_t i, std::int32_t skip, double now, double h) {
+    // The neighbours' states are scattered cache lines: ask for all of them before reading
+    // the first, so that their misses overlap instead of queueing one behind the other.
+    prefetch_neighbours(i);
     Upcoming u{no_collision(i), no_collision(i)};
     // (Merged bodies have left every list.)
     neighbours_.for_each_neighbour(i, [&](std::int32_t j, std::int8_t image) {
@@ -441,6 +445,12 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
         const auto j = static_cast<std::size_t>(e.j);
         const bool i_same = count_[i] == e.ci;
         const bool j_same = count_[j] == e.cj;
+        if (i_same && j_same) {
+            // Both bodies' neighbours are predicted after the collision: asking for all their
+            // states now overlaps the second body's misses with the first body's work.
+            prefetch_neighbours(e.i);
+            prefetch_neighbours(e.j);
+        }
         if (!i_same || !j_same) {
             ++stats.stale_events;
             if (i_same) predict_after_stale(e.i, e, e.time, h);

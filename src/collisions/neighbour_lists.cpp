@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -320,10 +321,13 @@ template <class F> void NeighbourLists::visit_neighbours(std::size_t i, bool fin
                                                                           spot_part[2][oz]))}
                                    : code_of(l, cell);
                         const Vec3 at(moved[0][ox], moved[1][oy], moved[2][oz]);
+                        // Every member is offered with its verdict, without a branch on
+                        // it (which of a cell's few members meet is unpredictable).
                         for (const Member& mb : members_[code.bucket]) {
-                            if (mb.key != code.key) continue;
                             const double s = reach + mb.reach;
-                            if ((mb.centre - at).squaredNorm() <= s * s) f(mb.body);
+                            const bool meets =
+                                (mb.key == code.key) & ((mb.centre - at).squaredNorm() <= s * s);
+                            f(mb.body, meets);
                         }
                     }
             continue;
@@ -331,7 +335,7 @@ template <class F> void NeighbourLists::visit_neighbours(std::size_t i, bool fin
         // Every distinct cell within m layers (a periodic grid of fewer than 2m + 1 cells a
         // side would otherwise repeat cells), with the nearest-image distance.
         const auto test = [&](const Member& mb) {
-            if (meet(q, reach, mb.centre, mb.reach)) f(mb.body);
+            f(mb.body, meet(q, reach, mb.centre, mb.reach));
         };
         std::vector<std::int64_t> axis[3];
         for (int d = 0; d < 3; ++d) {
@@ -417,8 +421,8 @@ void NeighbourLists::rebuild(const Bodies& b, double skin, double box) {
 #pragma omp for schedule(static)
         for (std::ptrdiff_t s = 0; s < count; ++s) {
             const auto i = static_cast<std::size_t>(s);
-            visit_neighbours(i, false, [&](std::int32_t k) {
-                if (k == s) return;
+            visit_neighbours(i, false, [&](std::int32_t k, bool meets) {
+                if (!meets || k == s) return;
                 if (hood_[static_cast<std::size_t>(k)].level == hood_[i].level)
                     lists[i].push_back(k); // the other side finds this pair too
                 else
@@ -539,10 +543,15 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
         hd.level = level;
         insert(ui, code_of(ui));
     }
-    found_.clear();
-    visit_neighbours(ui, true, [&](std::int32_t k) {
-        if (k != i) found_.push_back(static_cast<std::uint32_t>(k)); // (made entries below)
+    // Filled without a branch on each member's verdict (which of a cell's few members meet
+    // is unpredictable): every member is written after the kept ones and kept by counting.
+    std::size_t n = 0;
+    visit_neighbours(ui, true, [&](std::int32_t k, bool meets) {
+        if (n == found_.size()) found_.resize(2 * n + 64); // (grows a few times, then stays)
+        found_[n] = static_cast<std::uint32_t>(k);         // (made entries below)
+        n += static_cast<std::size_t>(meets && k != i);
     });
+    const std::span<std::uint32_t> found(found_.data(), n);
     // Only the lists that change are touched: a body moved by a room keeps most neighbours.
     // A kept neighbour's entry changes only if the image between them did (possible only for
     // neighbourhoods near a quarter of the box).
@@ -552,7 +561,7 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
         return static_cast<const std::uint32_t*>(nullptr);
     };
     added_.clear();
-    for (std::uint32_t& e : found_) {
+    for (std::uint32_t& e : found) {
         const auto k = static_cast<std::int32_t>(e);
         e = entry(i, k);
         const std::uint32_t* was = previous_entry(k);
@@ -566,14 +575,14 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
     }
     for (const std::uint32_t e : previous_) {
         const std::int32_t j = body_of(e);
-        if (std::none_of(found_.begin(), found_.end(),
+        if (std::none_of(found.begin(), found.end(),
                          [&](std::uint32_t f) { return body_of(f) == j; }))
             erase(static_cast<std::size_t>(j), i);
     }
-    make_room(found_.size());
+    make_room(found.size());
     std::uint32_t* row = row_of(ui);
-    row[0] = static_cast<std::uint32_t>(found_.size());
-    std::copy(found_.begin(), found_.end(), row + 1);
+    row[0] = static_cast<std::uint32_t>(found.size());
+    std::copy(found.begin(), found.end(), row + 1);
 }
 
 void NeighbourLists::remove(std::int32_t i) {

@@ -96,6 +96,8 @@ private:
     void offer(Upcoming& u, std::int32_t i, std::int32_t j, std::int8_t image, double h) const;
     /// Starts loading what handling e will read (a hint: no effect on results).
     void prefetch(const CollisionEvent& e) const;
+    /// Starts loading the states of i's neighbours (a hint: no effect on results).
+    void prefetch_neighbours(std::int32_t i) const;
     /// Moves body i along its line to time t (s into the drift).
     void advance(std::int32_t i, double t);
     /// Brings body i's orientation to time t with its present spin (before the spin changes).

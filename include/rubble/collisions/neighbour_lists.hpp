@@ -144,8 +144,9 @@ private:
     [[nodiscard]] bool meet(const Vec3& ci, double ri, const Vec3& ck, double rk) const;
     void insert(std::size_t i, const CellCode& code);
     void unlink(std::size_t i);
-    // Calls f(k) for every body k (i itself included) at i's level and coarser ones (and finer
-    // ones too when `finer`) whose neighbourhood meets i's.
+    // Calls f(k, meets) for bodies k (i itself included) at i's level and coarser ones (and
+    // finer ones too when `finer`), with meets true for every k whose neighbourhood meets i's
+    // (and false for some that do not, offered so that the caller need not branch).
     template <class F> void visit_neighbours(std::size_t i, bool finer, F&& f) const;
 
     // What renewals and exits read of one body, in one cache line.
@@ -194,7 +195,7 @@ private:
     void erase(std::size_t i, std::int32_t j);  // j from i's list
     // j's entry in i's list, or nullptr (a list names each neighbour once).
     [[nodiscard]] std::uint32_t* entry_in_row(std::size_t i, std::int32_t j);
-    std::vector<std::uint32_t> found_; // scratch of renew(): the new entries
+    std::vector<std::uint32_t> found_; // scratch of renew(): the new entries (and room after)
     // Hierarchical cell grid of the centres, all levels hashed into one bucket table.
     std::vector<Level> levels_;
     double base_side_ = 1.0; // m, cell side of level 0
