@@ -73,6 +73,18 @@ std::vector<CollisionRecord> EventDrivenDrift::take_log() {
     return out;
 }
 
+// Inlined with offer, so that a body's kept events stay in registers while its neighbours are
+// offered (stored field by field and read back whole, they would stall the loads).
+[[gnu::always_inline]] inline void EventDrivenDrift::keep(Upcoming& u, const CollisionEvent& e) {
+    const LaterEvent later;
+    if (later(u.first, e)) {
+        u.second = u.first;
+        u.first = e;
+    } else if (later(u.second, e)) {
+        u.second = e; // (never replaces an unknown second: that stays unknown)
+    }
+}
+
 // Inlined into the loops over neighbours: it runs some 16 times per collision, and a call
 // would cost a fifth of it.
 [[gnu::always_inline]] inline void EventDrivenDrift::offer(Upcoming& u, std::int32_t i,
@@ -118,16 +130,6 @@ bool same_event(const CollisionEvent& a, const CollisionEvent& b) {
 }
 } // namespace
 
-void EventDrivenDrift::keep(Upcoming& u, const CollisionEvent& e) {
-    const LaterEvent later;
-    if (later(u.first, e)) {
-        u.second = u.first;
-        u.first = e;
-    } else if (later(u.second, e)) {
-        u.second = e; // (never replaces an unknown second: that stays unknown)
-    }
-}
-
 bool EventDrivenDrift::still_holds(std::int32_t i, const CollisionEvent& e) const {
     if (e.time < 0.0) return false;          // unknown
     if (!std::isfinite(e.time)) return true; // none within the drift
@@ -146,14 +148,15 @@ std::optional<CollisionEvent> EventDrivenDrift::exit_before(std::int32_t i, doub
     return predict_exit(i, now, h);
 }
 
-CollisionEvent EventDrivenDrift::earliest(std::int32_t i, double now, double h) const {
-    const CollisionEvent& first = upcoming_[static_cast<std::size_t>(i)].first;
+CollisionEvent EventDrivenDrift::earliest(std::int32_t i, const CollisionEvent& first, double now,
+                                          double h) const {
     const auto exit = exit_before(i, now, first.time, h);
     return exit && LaterEvent{}(first, *exit) ? *exit : first;
 }
 
-void EventDrivenDrift::queue_earliest(std::int32_t i, double now, double h) {
-    const CollisionEvent e = earliest(i, now, h);
+void EventDrivenDrift::queue_earliest(std::int32_t i, const CollisionEvent& first, double now,
+                                      double h) {
+    const CollisionEvent e = earliest(i, first, now, h);
     if (e.time <= h) queue_.push(e);
 }
 
@@ -182,7 +185,7 @@ bool EventDrivenDrift::predict_initial(double h) {
             if (d.squaredNorm() < s * s) overlapping = true;
         });
         upcoming_[static_cast<std::size_t>(k)] = u;
-        const CollisionEvent e = earliest(i, 0.0, h);
+        const CollisionEvent e = earliest(i, u.first, 0.0, h);
         if (e.time <= h) {
             best[static_cast<std::size_t>(k)] = e;
             found[static_cast<std::size_t>(k)] = 1;
@@ -218,7 +221,7 @@ void EventDrivenDrift::predict_for(std::int32_t i, std::int32_t skip, double now
         offer(u, i, j, image, h);
     });
     upcoming_[static_cast<std::size_t>(i)] = u;
-    queue_earliest(i, now, h);
+    queue_earliest(i, u.first, now, h);
 }
 
 bool EventDrivenDrift::start(const Bodies& b, double h) {
@@ -253,7 +256,7 @@ void EventDrivenDrift::predict_after_exit(std::int32_t i, double now, double h) 
     for (const std::int32_t j : neighbours_.added()) {
         offer(u, i, j, neighbours_.image_of(i, j), h);
     }
-    queue_earliest(i, now, h);
+    queue_earliest(i, u.first, now, h);
 }
 
 void EventDrivenDrift::predict_after_stale(std::int32_t i, const CollisionEvent& e, double now,
@@ -267,7 +270,7 @@ void EventDrivenDrift::predict_after_stale(std::int32_t i, const CollisionEvent&
     if (still_holds(i, u.second)) {
         u.first = u.second;
         u.second = unknown_collision(i);
-        queue_earliest(i, now, h);
+        queue_earliest(i, u.first, now, h);
         return;
     }
     predict_for(i, -1, now, h);

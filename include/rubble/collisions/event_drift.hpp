@@ -87,10 +87,12 @@ private:
     };
     static void keep(Upcoming& u, const CollisionEvent& e);
     [[nodiscard]] bool still_holds(std::int32_t i, const CollisionEvent& e) const;
-    /// The earlier of i's kept first collision and its exit (time +inf: neither in the drift).
-    [[nodiscard]] CollisionEvent earliest(std::int32_t i, double now, double h) const;
-    /// Queues earliest(i), if within the drift.
-    void queue_earliest(std::int32_t i, double now, double h);
+    /// The earlier of i's first collision (its kept one, passed in) and its exit (time +inf:
+    /// neither in the drift).
+    [[nodiscard]] CollisionEvent earliest(std::int32_t i, const CollisionEvent& first, double now,
+                                          double h) const;
+    /// Queues earliest(i, first), if within the drift.
+    void queue_earliest(std::int32_t i, const CollisionEvent& first, double now, double h);
     /// Predicts the pair's contact within the drift and keeps it in u (i's kept collisions)
     /// if it is among the two earliest.
     void offer(Upcoming& u, std::int32_t i, std::int32_t j, std::int8_t image, double h) const;
