@@ -253,9 +253,8 @@ void EventDrivenDrift::predict_after_exit(std::int32_t i, double now, double h) 
         return;
     }
     if (!still_holds(i, u.second)) u.second = unknown_collision(i);
-    for (const std::int32_t j : neighbours_.added()) {
-        offer(u, i, j, neighbours_.image_of(i, j), h);
-    }
+    for (const NeighbourLists::Seen& a : neighbours_.added())
+        offer(u, i, a.body, a.image, h);
     queue_earliest(i, u.first, now, h);
 }
 

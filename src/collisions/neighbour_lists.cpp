@@ -146,6 +146,15 @@ std::size_t NeighbourLists::bucket_of_spot(std::uint64_t spot) const {
     return static_cast<std::size_t>(spot & ((std::uint64_t{1} << bucket_bits_) - 1));
 }
 
+std::int8_t NeighbourLists::periods_of(const Vec3& c, const Vec3& g) const {
+    if (box_ <= 0.0) return 0;
+    // Centres stay within a sweep of the box (prepare()): one period at most each way.
+    int code = 0;
+    for (int a = 0; a < 3; ++a)
+        code = 3 * code + static_cast<int>(std::lround((c[a] - g[a]) / box_));
+    return static_cast<std::int8_t>(code);
+}
+
 NeighbourLists::CellCode NeighbourLists::code_of(std::size_t i) const {
     const Hood& hd = hood_[i];
     std::int64_t cell[3];
@@ -157,8 +166,9 @@ void NeighbourLists::insert(std::size_t i, const CellCode& code) {
     Hood& hd = hood_[i];
     hd.bucket = code.bucket;
     hd.slot = static_cast<std::int32_t>(members_[code.bucket].size());
+    const Vec3 g = grid_point(hd.centre);
     members_[code.bucket].push_back(
-        Member{grid_point(hd.centre), hd.reach, code.key, static_cast<std::int32_t>(i)});
+        Member{g, hd.reach, code.key, static_cast<std::int32_t>(i), periods_of(hd.centre, g)});
     ++levels_[static_cast<std::size_t>(hd.level)].bodies;
 }
 
@@ -178,7 +188,10 @@ void NeighbourLists::shift(std::int32_t i, const Vec3& s) {
     // the images between i and its neighbours change by that period.
     if (s == Vec3::Zero()) return;
     const auto ui = static_cast<std::size_t>(i);
-    hood_[ui].centre += s;
+    Hood& hd = hood_[ui];
+    hd.centre += s;
+    Member& held = members_[hd.bucket][static_cast<std::size_t>(hd.slot)];
+    held.periods = periods_of(hd.centre, held.centre);
     std::uint32_t* row = row_of(ui);
     for (std::uint32_t k = 1; k <= row[0]; ++k) {
         const std::int32_t j = body_of(row[k]);
@@ -283,6 +296,23 @@ template <class F> void NeighbourLists::visit_neighbours(std::size_t i, bool fin
                     near[d][o] = c;
                     moved[d][o] = q[d] + shift;
                 }
+            // The image through which a member is seen: the period the query moved by, and
+            // the periods the wrapping took off both centres, give the whole periods between
+            // the two neighbourhoods' centres, n = shift + P_k - P_i (|n| <= 1 a side, and the
+            // pair's offset from n L is below a third of the box here, where image_of's
+            // comparisons decide the same): image 13 - (9 n_x + 3 n_y + n_z).
+            int image_part[3][3];
+            for (int d = 0; d < 3; ++d) {
+                const int wrapped =
+                    box_ > 0.0 ? static_cast<int>(std::lround((hood_[i].centre[d] - q[d]) / box_))
+                               : 0;
+                for (int o = 0; o < 3; ++o) {
+                    const std::int64_t c = cc[d] + o - 1;
+                    const int shift =
+                        box_ > 0.0 && c < 0 ? 1 : (box_ > 0.0 && c >= lv.per_side ? -1 : 0);
+                    image_part[d][o] = (shift - wrapped) * (d == 0 ? 9 : (d == 1 ? 3 : 1));
+                }
+            }
             // Codes by parts when the cells pack (code_of), else one by one.
             bool packed = true;
             std::uint64_t key_part[3][3], spot_part[3][3];
@@ -321,13 +351,15 @@ template <class F> void NeighbourLists::visit_neighbours(std::size_t i, bool fin
                                                                           spot_part[2][oz]))}
                                    : code_of(l, cell);
                         const Vec3 at(moved[0][ox], moved[1][oy], moved[2][oz]);
+                        const int image_base =
+                            self_image - image_part[0][ox] - image_part[1][oy] - image_part[2][oz];
                         // Every member is offered with its verdict, without a branch on
                         // it (which of a cell's few members meet is unpredictable).
                         for (const Member& mb : members_[code.bucket]) {
                             const double s = reach + mb.reach;
                             const bool meets =
                                 (mb.key == code.key) & ((mb.centre - at).squaredNorm() <= s * s);
-                            f(mb.body, meets);
+                            f(mb.body, meets, static_cast<std::int8_t>(image_base - mb.periods));
                         }
                     }
             continue;
@@ -335,7 +367,7 @@ template <class F> void NeighbourLists::visit_neighbours(std::size_t i, bool fin
         // Every distinct cell within m layers (a periodic grid of fewer than 2m + 1 cells a
         // side would otherwise repeat cells), with the nearest-image distance.
         const auto test = [&](const Member& mb) {
-            f(mb.body, meet(q, reach, mb.centre, mb.reach));
+            f(mb.body, meet(q, reach, mb.centre, mb.reach), unknown_image);
         };
         std::vector<std::int64_t> axis[3];
         for (int d = 0; d < 3; ++d) {
@@ -421,7 +453,7 @@ void NeighbourLists::rebuild(const Bodies& b, double skin, double box) {
 #pragma omp for schedule(static)
         for (std::ptrdiff_t s = 0; s < count; ++s) {
             const auto i = static_cast<std::size_t>(s);
-            visit_neighbours(i, false, [&](std::int32_t k, bool meets) {
+            visit_neighbours(i, false, [&](std::int32_t k, bool meets, std::int8_t) {
                 if (!meets || k == s) return;
                 if (hood_[static_cast<std::size_t>(k)].level == hood_[i].level)
                     lists[i].push_back(k); // the other side finds this pair too
@@ -534,6 +566,7 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
         if (code.bucket == hd.bucket && code.key == held.key) {
             held.centre = grid_point(hd.centre);
             held.reach = hd.reach;
+            held.periods = periods_of(hd.centre, held.centre);
         } else {
             unlink(ui);
             insert(ui, code);
@@ -546,9 +579,12 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
     // Filled without a branch on each member's verdict (which of a cell's few members meet
     // is unpredictable): every member is written after the kept ones and kept by counting.
     std::size_t n = 0;
-    visit_neighbours(ui, true, [&](std::int32_t k, bool meets) {
+    visit_neighbours(ui, true, [&](std::int32_t k, bool meets, std::int8_t image) {
         if (n == found_.size()) found_.resize(2 * n + 64); // (grows a few times, then stays)
-        found_[n] = static_cast<std::uint32_t>(k);         // (made entries below)
+        // The entry, with the image where the scan knew it (else the marker, resolved below).
+        const std::uint32_t known =
+            image != unknown_image ? static_cast<std::uint32_t>(image) : unknown_slot;
+        found_[n] = static_cast<std::uint32_t>(k) | known << image_shift;
         n += static_cast<std::size_t>(meets && k != i);
     });
     const std::span<std::uint32_t> found(found_.data(), n);
@@ -562,11 +598,11 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
     };
     added_.clear();
     for (std::uint32_t& e : found) {
-        const auto k = static_cast<std::int32_t>(e);
-        e = entry(i, k);
+        const auto k = body_of(e);
+        if ((e >> image_shift) == unknown_slot) e = entry(i, k);
         const std::uint32_t* was = previous_entry(k);
         if (!was) {
-            added_.push_back(k);
+            added_.push_back(Seen{k, image_in(e)});
             append(static_cast<std::size_t>(k), i);
         } else if (*was != e) {
             erase(static_cast<std::size_t>(k), i);

@@ -90,8 +90,13 @@ public:
     /// twice the room, before it has to be renewed again.
     void renew_ahead(std::int32_t i, const Vec3& x, const Vec3& v, double r);
 
+    /// A neighbour and the periodic image through which it is seen (image_of).
+    struct Seen {
+        std::int32_t body;
+        std::int8_t image;
+    };
     /// The neighbours the last renew() found that were not neighbours before it.
-    [[nodiscard]] const std::vector<std::int32_t>& added() const { return added_; }
+    [[nodiscard]] const std::vector<Seen>& added() const { return added_; }
 
     /// Takes body i out of every list and the grid (it merged into another during a drift;
     /// the lists are rebuilt before the next one).
@@ -121,6 +126,10 @@ private:
         double reach;
         std::uint64_t key;
         std::int32_t body;
+        // The whole periods the wrapping took off the neighbourhood's centre, (P_x, P_y, P_z)
+        // coded 9 P_x + 3 P_y + P_z (0 when open): with the query's own, the scan knows the
+        // image through which it sees the member without reading its neighbourhood.
+        std::int8_t periods;
     };
     // One level of the hierarchical grid.
     struct Level {
@@ -140,13 +149,17 @@ private:
     [[nodiscard]] CellCode code_of(int level, const std::int64_t cell[3]) const;
     [[nodiscard]] CellCode code_of(std::size_t i) const; // of body i's centre
     [[nodiscard]] std::size_t bucket_of_spot(std::uint64_t spot) const;
+    // Member::periods of a centre c kept in the grid at g.
+    [[nodiscard]] std::int8_t periods_of(const Vec3& c, const Vec3& g) const;
+    static constexpr std::int8_t unknown_image = -1;
     [[nodiscard]] double nearest_image(double d) const; // periodic coordinate difference
     [[nodiscard]] bool meet(const Vec3& ci, double ri, const Vec3& ck, double rk) const;
     void insert(std::size_t i, const CellCode& code);
     void unlink(std::size_t i);
-    // Calls f(k, meets) for bodies k (i itself included) at i's level and coarser ones (and
-    // finer ones too when `finer`), with meets true for every k whose neighbourhood meets i's
-    // (and false for some that do not, offered so that the caller need not branch).
+    // Calls f(k, meets, image) for bodies k (i itself included) at i's level and coarser ones
+    // (and finer ones too when `finer`), with meets true for every k whose neighbourhood meets
+    // i's (and false for some that do not, offered so that the caller need not branch), and,
+    // where meets, the image through which i sees k (image_of) or unknown_image.
     template <class F> void visit_neighbours(std::size_t i, bool finer, F&& f) const;
 
     // What renewals and exits read of one body, in one cache line.
@@ -169,6 +182,7 @@ private:
     // An entry is the neighbour's index in the low 27 bits and its image in the top 5.
     static constexpr int image_shift = 27;
     static constexpr std::uint32_t body_mask = (std::uint32_t{1} << image_shift) - 1;
+    static constexpr std::uint32_t unknown_slot = 31; // image bits of an entry still to make
     [[nodiscard]] static std::int32_t body_of(std::uint32_t e) {
         return static_cast<std::int32_t>(e & body_mask);
     }
@@ -202,7 +216,7 @@ private:
     std::vector<std::vector<Member>> members_;
     int bucket_bits_ = 6;                 // the table has 2^bits buckets
     std::vector<std::uint32_t> previous_; // scratch of renew(): the old entries
-    std::vector<std::int32_t> added_;
+    std::vector<Seen> added_;
     // What the lists were built for.
     std::vector<std::int64_t> ids_;
     std::vector<double> radius_;

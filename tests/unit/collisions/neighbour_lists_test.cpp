@@ -120,6 +120,17 @@ TEST_P(NeighbourListsTest, MatchBruteForceAcrossSizesAndRenewals) {
         }
         EXPECT_EQ(listed(nl, n), want);
         EXPECT_EQ(wrong_images(nl, centre, radius, skin, box), 0);
+        // Renewals after the wrap: the grid must know each wrapped centre's new periods, from
+        // which a renewal's scan learns the images of the neighbours it finds.
+        for (int k = 0; k < 5000; ++k) {
+            const auto i = static_cast<std::int32_t>(rng.uniform() * static_cast<double>(n));
+            const auto u = static_cast<std::size_t>(i);
+            centre[u] += 0.7 * rng.unit_vector();
+            nl.renew(i, centre[u], radius[u]);
+        }
+        want = expected(centre, radius, skin, box);
+        EXPECT_EQ(listed(nl, n), want);
+        EXPECT_EQ(wrong_images(nl, centre, radius, skin, box), 0);
     }
 }
 
