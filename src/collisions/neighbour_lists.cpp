@@ -221,10 +221,10 @@ void NeighbourLists::make_room(std::size_t entries) {
         lay_out_rows(2 * row_lines_);
 }
 
-void NeighbourLists::append(std::size_t i, std::int32_t j) {
+void NeighbourLists::append(std::size_t i, std::uint32_t e) {
     make_room(static_cast<std::size_t>(row_of(i)[0]) + 1);
     std::uint32_t* row = row_of(i);
-    row[1 + row[0]++] = entry(static_cast<std::int32_t>(i), j);
+    row[1 + row[0]++] = e;
 }
 
 std::uint32_t* NeighbourLists::entry_in_row(std::size_t i, std::int32_t j) {
@@ -596,25 +596,44 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
             if (body_of(e) == k) return &e;
         return static_cast<const std::uint32_t*>(nullptr);
     };
+    // First what changes, with the rows it touches requested at once (each is a miss, and
+    // they are independent), then the changes.
     added_.clear();
+    changed_.clear();
+    departed_.clear();
     for (std::uint32_t& e : found) {
         const auto k = body_of(e);
         if ((e >> image_shift) == unknown_slot) e = entry(i, k);
         const std::uint32_t* was = previous_entry(k);
         if (!was) {
             added_.push_back(Seen{k, image_in(e)});
-            append(static_cast<std::size_t>(k), i);
+            __builtin_prefetch(row_of(static_cast<std::size_t>(k)));
         } else if (*was != e) {
-            erase(static_cast<std::size_t>(k), i);
-            append(static_cast<std::size_t>(k), i);
+            changed_.push_back(e);
+            __builtin_prefetch(row_of(static_cast<std::size_t>(k)));
         }
     }
     for (const std::uint32_t e : previous_) {
         const std::int32_t j = body_of(e);
         if (std::none_of(found.begin(), found.end(),
-                         [&](std::uint32_t f) { return body_of(f) == j; }))
-            erase(static_cast<std::size_t>(j), i);
+                         [&](std::uint32_t f) { return body_of(f) == j; })) {
+            departed_.push_back(j);
+            __builtin_prefetch(row_of(static_cast<std::size_t>(j)));
+        }
     }
+    // k sees i through the image opposite to the one through which i sees k.
+    const auto seen_from = [&](std::int8_t image) {
+        return static_cast<std::uint32_t>(i) | static_cast<std::uint32_t>(opposite_image(image))
+                                                   << image_shift;
+    };
+    for (const Seen& a : added_)
+        append(static_cast<std::size_t>(a.body), seen_from(a.image));
+    for (const std::uint32_t e : changed_) {
+        erase(static_cast<std::size_t>(body_of(e)), i);
+        append(static_cast<std::size_t>(body_of(e)), seen_from(image_in(e)));
+    }
+    for (const std::int32_t j : departed_)
+        erase(static_cast<std::size_t>(j), i);
     make_room(found.size());
     std::uint32_t* row = row_of(ui);
     row[0] = static_cast<std::uint32_t>(found.size());

@@ -203,10 +203,10 @@ private:
         return rows_[i * row_lines_].v;
     }
     [[nodiscard]] std::uint32_t* row_of(std::size_t i) { return rows_[i * row_lines_].v; }
-    void lay_out_rows(std::size_t lines);       // keeps the lists
-    void make_room(std::size_t entries);        // rows grow until a list of `entries` fits
-    void append(std::size_t i, std::int32_t j); // j to i's list
-    void erase(std::size_t i, std::int32_t j);  // j from i's list
+    void lay_out_rows(std::size_t lines);        // keeps the lists
+    void make_room(std::size_t entries);         // rows grow until a list of `entries` fits
+    void append(std::size_t i, std::uint32_t e); // entry e to i's list
+    void erase(std::size_t i, std::int32_t j);   // j from i's list
     // j's entry in i's list, or nullptr (a list names each neighbour once).
     [[nodiscard]] std::uint32_t* entry_in_row(std::size_t i, std::int32_t j);
     std::vector<std::uint32_t> found_; // scratch of renew(): the new entries (and room after)
@@ -217,6 +217,8 @@ private:
     int bucket_bits_ = 6;                 // the table has 2^bits buckets
     std::vector<std::uint32_t> previous_; // scratch of renew(): the old entries
     std::vector<Seen> added_;
+    std::vector<std::uint32_t> changed_; // scratch of renew(): kept, through a new image
+    std::vector<std::int32_t> departed_; // scratch of renew(): no longer neighbours
     // What the lists were built for.
     std::vector<std::int64_t> ids_;
     std::vector<double> radius_;
