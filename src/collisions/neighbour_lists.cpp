@@ -261,6 +261,91 @@ bool NeighbourLists::meet(const Vec3& ci, double ri, const Vec3& ck, double rk) 
     return d.squaredNorm() <= s * s;
 }
 
+int NeighbourLists::near_cells(int l, const Vec3& q, double reach, std::int32_t i,
+                               NearCell out[27]) const {
+    const Level& lv = levels_[static_cast<std::size_t>(l)];
+    if (box_ > 0.0 && lv.per_side < 3) return -1;
+    // The common case, 27 cells. A periodic neighbour cell across a face is seen through one
+    // period: the query moves by it instead of every member (grid points are wrapped into the
+    // box), so the distance test needs no nearest-image step.
+    std::int64_t cc[3];
+    cell_of(l, q, cc);
+    std::int64_t near[3][3];
+    double moved[3][3];
+    for (int d = 0; d < 3; ++d)
+        for (int o = 0; o < 3; ++o) {
+            std::int64_t c = cc[d] + o - 1;
+            double shift = 0.0;
+            if (box_ > 0.0 && c < 0) {
+                c += lv.per_side;
+                shift = box_;
+            } else if (box_ > 0.0 && c >= lv.per_side) {
+                c -= lv.per_side;
+                shift = -box_;
+            }
+            near[d][o] = c;
+            moved[d][o] = q[d] + shift;
+        }
+    // The image through which a member is seen: the period the query moved by, and
+    // the periods the wrapping took off both centres, give the whole periods between
+    // the two neighbourhoods' centres, n = shift + P_k - P_i (|n| <= 1 a side, and the
+    // pair's offset from n L is below a third of the box here, where image_of's
+    // comparisons decide the same): image 13 - (9 n_x + 3 n_y + n_z).
+    int image_part[3][3];
+    for (int d = 0; d < 3; ++d) {
+        const int wrapped = box_ > 0.0
+                                ? static_cast<int>(std::lround(
+                                      (hood_[static_cast<std::size_t>(i)].centre[d] - q[d]) / box_))
+                                : 0;
+        for (int o = 0; o < 3; ++o) {
+            const std::int64_t c = cc[d] + o - 1;
+            const int shift = box_ > 0.0 && c < 0 ? 1 : (box_ > 0.0 && c >= lv.per_side ? -1 : 0);
+            image_part[d][o] = (shift - wrapped) * (d == 0 ? 9 : (d == 1 ? 3 : 1));
+        }
+    }
+    // Codes by parts when the cells pack (code_of), else one by one.
+    bool packed = true;
+    std::uint64_t key_part[3][3], spot_part[3][3];
+    for (int d = 0; d < 3; ++d)
+        for (int o = 0; o < 3; ++o) {
+            packed = packed && packs(l, near[d][o]);
+            key_part[d][o] = axis_key(d, near[d][o]);
+            spot_part[d][o] = axis_spot(d, near[d][o]);
+        }
+    // Cells out of reach are skipped: the query sphere (radius reach plus the largest
+    // reach this level holds, half its side) misses about a quarter of the 27 cells, the
+    // corners and edges the query point is far from. gap[d][o]^2 is the squared distance
+    // from the query point to the slab of cells at offset o along axis d.
+    double gap[3][3];
+    for (int d = 0; d < 3; ++d) {
+        const double origin = box_ > 0.0 ? -0.5 * box_ : 0.0;
+        const double below = q[d] - (origin + static_cast<double>(cc[d]) * lv.side);
+        const double lo = std::max(0.0, below), hi = std::max(0.0, lv.side - below);
+        gap[d][0] = lo * lo;
+        gap[d][1] = 0.0;
+        gap[d][2] = hi * hi;
+    }
+    const double rho = (reach + 0.5 * lv.side) * (1.0 + cell_slack);
+    const double rho2 = rho * rho;
+    const std::uint64_t key_base = level_key(l), spot_base = level_spot(l);
+    int count = 0;
+    for (int ox = 0; ox < 3; ++ox)
+        for (int oy = 0; oy < 3; ++oy)
+            for (int oz = 0; oz < 3; ++oz) {
+                if (gap[0][ox] + gap[1][oy] + gap[2][oz] > rho2) continue;
+                const std::int64_t cell[3] = {near[0][ox], near[1][oy], near[2][oz]};
+                out[count++] = NearCell{
+                    packed
+                        ? CellCode{key_base | key_part[0][ox] | key_part[1][oy] | key_part[2][oz],
+                                   bucket_of_spot(spot_base + (spot_part[0][ox] | spot_part[1][oy] |
+                                                               spot_part[2][oz]))}
+                        : code_of(l, cell),
+                    Vec3(moved[0][ox], moved[1][oy], moved[2][oz]),
+                    self_image - image_part[0][ox] - image_part[1][oy] - image_part[2][oz]};
+            }
+    return count;
+}
+
 template <class F> void NeighbourLists::visit_neighbours(std::size_t i, bool finer, F&& f) const {
     const int own = hood_[i].level;
     const Vec3 q = grid_point(hood_[i].centre);
@@ -274,96 +359,31 @@ template <class F> void NeighbourLists::visit_neighbours(std::size_t i, bool fin
         if (l < own)
             m = static_cast<std::int64_t>(
                 std::ceil((reach + 0.5 * lv.side) / lv.side * (1.0 + cell_slack)));
-        std::int64_t cc[3];
-        cell_of(l, q, cc);
-        if (m == 1 && (box_ <= 0.0 || lv.per_side >= 3)) {
-            // The common case, 27 cells. A periodic neighbour cell across a face is seen
-            // through one period: the query moves by it instead of every member (grid points
-            // are wrapped into the box), so the distance test needs no nearest-image step.
-            std::int64_t near[3][3];
-            double moved[3][3];
-            for (int d = 0; d < 3; ++d)
-                for (int o = 0; o < 3; ++o) {
-                    std::int64_t c = cc[d] + o - 1;
-                    double shift = 0.0;
-                    if (box_ > 0.0 && c < 0) {
-                        c += lv.per_side;
-                        shift = box_;
-                    } else if (box_ > 0.0 && c >= lv.per_side) {
-                        c -= lv.per_side;
-                        shift = -box_;
-                    }
-                    near[d][o] = c;
-                    moved[d][o] = q[d] + shift;
-                }
-            // The image through which a member is seen: the period the query moved by, and
-            // the periods the wrapping took off both centres, give the whole periods between
-            // the two neighbourhoods' centres, n = shift + P_k - P_i (|n| <= 1 a side, and the
-            // pair's offset from n L is below a third of the box here, where image_of's
-            // comparisons decide the same): image 13 - (9 n_x + 3 n_y + n_z).
-            int image_part[3][3];
-            for (int d = 0; d < 3; ++d) {
-                const int wrapped =
-                    box_ > 0.0 ? static_cast<int>(std::lround((hood_[i].centre[d] - q[d]) / box_))
-                               : 0;
-                for (int o = 0; o < 3; ++o) {
-                    const std::int64_t c = cc[d] + o - 1;
-                    const int shift =
-                        box_ > 0.0 && c < 0 ? 1 : (box_ > 0.0 && c >= lv.per_side ? -1 : 0);
-                    image_part[d][o] = (shift - wrapped) * (d == 0 ? 9 : (d == 1 ? 3 : 1));
+        NearCell near[27];
+        const int count = m == 1 ? near_cells(l, q, reach, static_cast<std::int32_t>(i), near) : -1;
+        if (count >= 0) {
+            // Each cell's members are requested before any is read: the misses overlap.
+            for (int k = 0; k < count; ++k) {
+                const auto& bucket = members_[near[k].code.bucket];
+                if (bucket.empty()) continue;
+                __builtin_prefetch(bucket.data());
+                __builtin_prefetch(&bucket.back().body); // (a second line, if it spans two)
+            }
+            for (int k = 0; k < count; ++k) {
+                const NearCell& c = near[k];
+                // Every member is offered with its verdict, without a branch on it (which of
+                // a cell's few members meet is unpredictable).
+                for (const Member& mb : members_[c.code.bucket]) {
+                    const double s = reach + mb.reach;
+                    const bool meets =
+                        (mb.key == c.code.key) & ((mb.centre - c.at).squaredNorm() <= s * s);
+                    f(mb.body, meets, static_cast<std::int8_t>(c.image_base - mb.periods));
                 }
             }
-            // Codes by parts when the cells pack (code_of), else one by one.
-            bool packed = true;
-            std::uint64_t key_part[3][3], spot_part[3][3];
-            for (int d = 0; d < 3; ++d)
-                for (int o = 0; o < 3; ++o) {
-                    packed = packed && packs(l, near[d][o]);
-                    key_part[d][o] = axis_key(d, near[d][o]);
-                    spot_part[d][o] = axis_spot(d, near[d][o]);
-                }
-            // Cells out of reach are skipped: the query sphere (radius reach plus the largest
-            // reach this level holds, half its side) misses about a quarter of the 27 cells, the
-            // corners and edges the query point is far from. gap[d][o]^2 is the squared distance
-            // from the query point to the slab of cells at offset o along axis d.
-            double gap[3][3];
-            for (int d = 0; d < 3; ++d) {
-                const double origin = box_ > 0.0 ? -0.5 * box_ : 0.0;
-                const double below = q[d] - (origin + static_cast<double>(cc[d]) * lv.side);
-                const double lo = std::max(0.0, below), hi = std::max(0.0, lv.side - below);
-                gap[d][0] = lo * lo;
-                gap[d][1] = 0.0;
-                gap[d][2] = hi * hi;
-            }
-            const double rho = (reach + 0.5 * lv.side) * (1.0 + cell_slack);
-            const double rho2 = rho * rho;
-            const std::uint64_t key_base = level_key(l), spot_base = level_spot(l);
-            for (int ox = 0; ox < 3; ++ox)
-                for (int oy = 0; oy < 3; ++oy)
-                    for (int oz = 0; oz < 3; ++oz) {
-                        if (gap[0][ox] + gap[1][oy] + gap[2][oz] > rho2) continue;
-                        const std::int64_t cell[3] = {near[0][ox], near[1][oy], near[2][oz]};
-                        const CellCode code =
-                            packed ? CellCode{key_base | key_part[0][ox] | key_part[1][oy] |
-                                                  key_part[2][oz],
-                                              bucket_of_spot(spot_base + (spot_part[0][ox] |
-                                                                          spot_part[1][oy] |
-                                                                          spot_part[2][oz]))}
-                                   : code_of(l, cell);
-                        const Vec3 at(moved[0][ox], moved[1][oy], moved[2][oz]);
-                        const int image_base =
-                            self_image - image_part[0][ox] - image_part[1][oy] - image_part[2][oz];
-                        // Every member is offered with its verdict, without a branch on
-                        // it (which of a cell's few members meet is unpredictable).
-                        for (const Member& mb : members_[code.bucket]) {
-                            const double s = reach + mb.reach;
-                            const bool meets =
-                                (mb.key == code.key) & ((mb.centre - at).squaredNorm() <= s * s);
-                            f(mb.body, meets, static_cast<std::int8_t>(image_base - mb.periods));
-                        }
-                    }
             continue;
         }
+        std::int64_t cc[3];
+        cell_of(l, q, cc);
         // Every distinct cell within m layers (a periodic grid of fewer than 2m + 1 cells a
         // side would otherwise repeat cells), with the nearest-image distance.
         const auto test = [&](const Member& mb) {

@@ -161,6 +161,17 @@ private:
     // i's (and false for some that do not, offered so that the caller need not branch), and,
     // where meets, the image through which i sees k (image_of) or unknown_image.
     template <class F> void visit_neighbours(std::size_t i, bool finer, F&& f) const;
+    // A cell of a query's common case: its code, the query point as seen from it (moved by a
+    // period across a periodic face), and the image of its members less their periods.
+    struct NearCell {
+        CellCode code;
+        Vec3 at;
+        int image_base;
+    };
+    // The cells of level l that a neighbourhood of radius `reach` at grid point q (body i's,
+    // for its periods) may meet, in the common case of 27 around it: their number, or -1 when
+    // the level needs the general search.
+    int near_cells(int l, const Vec3& q, double reach, std::int32_t i, NearCell out[27]) const;
 
     // What renewals and exits read of one body, in one cache line.
     struct alignas(64) Hood {
