@@ -449,9 +449,13 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
         const bool j_same = count_[j] == e.cj;
         if (i_same && j_same) {
             // Both bodies' neighbours are predicted after the collision: asking for all their
-            // states now overlaps the second body's misses with the first body's work.
+            // states now overlaps the second body's misses with the first body's work. Their
+            // neighbourhoods (the exit test after the predictions) are asked for again: the
+            // request made with the previous event is often dropped among many outstanding.
             prefetch_neighbours(e.i);
             prefetch_neighbours(e.j);
+            neighbours_.prefetch_hood(e.i);
+            neighbours_.prefetch_hood(e.j);
         }
         if (!i_same || !j_same) {
             ++stats.stale_events;

@@ -54,6 +54,11 @@ public:
         __builtin_prefetch(&hood_[static_cast<std::size_t>(i)]);
     }
 
+    /// Starts loading i's neighbourhood (a hint for the cache; no effect).
+    void prefetch_hood(std::int32_t i) const {
+        __builtin_prefetch(&hood_[static_cast<std::size_t>(i)]);
+    }
+
     /// The most bodies the lists can hold (an entry packs a body index and an image).
     static constexpr std::size_t max_bodies = std::size_t{1} << 27;
 
