@@ -146,12 +146,15 @@ std::size_t NeighbourLists::bucket_of_spot(std::uint64_t spot) const {
     return static_cast<std::size_t>(spot & ((std::uint64_t{1} << bucket_bits_) - 1));
 }
 
-std::int8_t NeighbourLists::periods_of(const Vec3& c, const Vec3& g) const {
-    if (box_ <= 0.0) return 0;
+int NeighbourLists::whole_periods(double c, double g) const {
     // Centres stay within a sweep of the box (prepare()): one period at most each way.
+    return box_ > 0.0 ? static_cast<int>(std::lround((c - g) / box_)) : 0;
+}
+
+std::int8_t NeighbourLists::periods_of(const Vec3& c, const Vec3& g) const {
     int code = 0;
     for (int a = 0; a < 3; ++a)
-        code = 3 * code + static_cast<int>(std::lround((c[a] - g[a]) / box_));
+        code = 3 * code + whole_periods(c[a], g[a]);
     return static_cast<std::int8_t>(code);
 }
 
@@ -270,37 +273,31 @@ int NeighbourLists::near_cells(int l, const Vec3& q, double reach, std::int32_t 
     // box), so the distance test needs no nearest-image step.
     std::int64_t cc[3];
     cell_of(l, q, cc);
-    std::int64_t near[3][3];
-    double moved[3][3];
-    for (int d = 0; d < 3; ++d)
-        for (int o = 0; o < 3; ++o) {
-            std::int64_t c = cc[d] + o - 1;
-            double shift = 0.0;
-            if (box_ > 0.0 && c < 0) {
-                c += lv.per_side;
-                shift = box_;
-            } else if (box_ > 0.0 && c >= lv.per_side) {
-                c -= lv.per_side;
-                shift = -box_;
-            }
-            near[d][o] = c;
-            moved[d][o] = q[d] + shift;
-        }
     // The image through which a member is seen: the period the query moved by, and
     // the periods the wrapping took off both centres, give the whole periods between
     // the two neighbourhoods' centres, n = shift + P_k - P_i (|n| <= 1 a side, and the
     // pair's offset from n L is below a third of the box here, where image_of's
     // comparisons decide the same): image 13 - (9 n_x + 3 n_y + n_z).
+    std::int64_t near[3][3];
+    double moved[3][3];
     int image_part[3][3];
+    const Vec3& own_centre = hood_[static_cast<std::size_t>(i)].centre;
     for (int d = 0; d < 3; ++d) {
-        const int wrapped = box_ > 0.0
-                                ? static_cast<int>(std::lround(
-                                      (hood_[static_cast<std::size_t>(i)].centre[d] - q[d]) / box_))
-                                : 0;
+        const int weight = d == 0 ? 9 : (d == 1 ? 3 : 1);
+        const int own_periods = whole_periods(own_centre[d], q[d]);
         for (int o = 0; o < 3; ++o) {
-            const std::int64_t c = cc[d] + o - 1;
-            const int shift = box_ > 0.0 && c < 0 ? 1 : (box_ > 0.0 && c >= lv.per_side ? -1 : 0);
-            image_part[d][o] = (shift - wrapped) * (d == 0 ? 9 : (d == 1 ? 3 : 1));
+            std::int64_t c = cc[d] + o - 1;
+            int shift = 0; // periods the query moves by to see this cell
+            if (box_ > 0.0 && c < 0) {
+                c += lv.per_side;
+                shift = 1;
+            } else if (box_ > 0.0 && c >= lv.per_side) {
+                c -= lv.per_side;
+                shift = -1;
+            }
+            near[d][o] = c;
+            moved[d][o] = q[d] + (shift == 0 ? 0.0 : (shift > 0 ? box_ : -box_));
+            image_part[d][o] = (shift - own_periods) * weight;
         }
     }
     // Codes by parts when the cells pack (code_of), else one by one.

@@ -51,7 +51,7 @@ public:
         const std::size_t first = static_cast<std::size_t>(i) * row_lines_;
         for (std::size_t k = 0; k < row_lines_; ++k)
             __builtin_prefetch(&rows_[first + k]);
-        __builtin_prefetch(&hood_[static_cast<std::size_t>(i)]);
+        prefetch_hood(i);
     }
 
     /// Starts loading i's neighbourhood (a hint for the cache; no effect).
@@ -154,6 +154,8 @@ private:
     [[nodiscard]] CellCode code_of(int level, const std::int64_t cell[3]) const;
     [[nodiscard]] CellCode code_of(std::size_t i) const; // of body i's centre
     [[nodiscard]] std::size_t bucket_of_spot(std::uint64_t spot) const;
+    // Whole periods between a centre coordinate c and its grid coordinate g (0 when open).
+    [[nodiscard]] int whole_periods(double c, double g) const;
     // Member::periods of a centre c kept in the grid at g.
     [[nodiscard]] std::int8_t periods_of(const Vec3& c, const Vec3& g) const;
     static constexpr std::int8_t unknown_image = -1;
