@@ -34,7 +34,8 @@ Bodies shuffled(const Bodies& b, std::uint64_t seed) {
 }
 
 // args: lattice side k (N = k^3), packing fraction x 100, drift length in mean free times,
-// neighbourhood skin x 100 (collisions.skin), array order (0: lattice rows, 1: random).
+// neighbourhood skin x 100 (collisions.skin; 0: adaptive), array order (0: lattice rows,
+// 1: random).
 void BM_GranularGasDrift(benchmark::State& state) {
     const auto k = static_cast<int>(state.range(0));
     const double phi = static_cast<double>(state.range(1)) / 100.0;
@@ -53,6 +54,7 @@ void BM_GranularGasDrift(benchmark::State& state) {
     for (int m = 0; m < 5; ++m, t += h) // melt the lattice before timing
         (void)engine.drift(gas.bodies, h, t);
     std::int64_t collisions = 0, renewals = 0, stale = 0, pairs = 0, rebuilds = 0;
+    double skin = c.skin;
     for (auto _ : state) {
         const auto s = engine.drift(gas.bodies, h, t);
         t += h;
@@ -61,6 +63,7 @@ void BM_GranularGasDrift(benchmark::State& state) {
         stale += s.stale_events;
         pairs += s.candidate_pairs;
         rebuilds += s.rebuilt ? 1 : 0;
+        skin = s.skin;
     }
     const auto n = static_cast<double>(gas.bodies.size());
     state.counters["N"] = n;
@@ -75,6 +78,7 @@ void BM_GranularGasDrift(benchmark::State& state) {
         static_cast<double>(stale) / static_cast<double>(std::max<std::int64_t>(collisions, 1));
     state.counters["neighbours/body"] =
         2.0 * static_cast<double>(pairs) / (n * static_cast<double>(state.iterations()));
+    state.counters["skin"] = skin; // the last drift's (adaptive: what it settled on)
     state.counters["renewals/coll"] =
         static_cast<double>(renewals) / static_cast<double>(std::max<std::int64_t>(collisions, 1));
 }
@@ -86,6 +90,8 @@ BENCHMARK(BM_GranularGasDrift)
     ->Args({22, 30, 4, 50, 0})
     ->Args({22, 5, 1, 50, 0})
     ->Args({22, 5, 1, 100, 0})
+    ->Args({22, 30, 4, 0, 0}) // skin 0: adaptive (adaptive_skin.hpp)
+    ->Args({22, 5, 1, 0, 0})
     ->Args({46, 30, 1, 50, 0})
     ->Args({100, 30, 1, 50, 0})
     ->Args({22, 30, 4, 50, 1})

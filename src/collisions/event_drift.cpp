@@ -396,12 +396,29 @@ void EventDrivenDrift::collide(Bodies& b, const CollisionEvent& e, double t0, Dr
     }
 }
 
+double EventDrivenDrift::skin_for_drift(const Bodies& b, double h) {
+    if (config_.skin > 0.0) return config_.skin;
+    double cap = std::numeric_limits<double>::infinity();
+    if (config_.periodic_box > 0.0) {
+        // NeighbourLists::prepare needs |v| h + R (1 + skin) <= L / 4 for every body; the
+        // fastest body and the largest one together bound that.
+        double sweep = 0.0, radius = 0.0;
+        for (std::size_t k = 0; k < b.size(); ++k) {
+            sweep = std::max(sweep, b.vel[k].norm() * h);
+            radius = std::max(radius, b.radius[k]);
+        }
+        if (radius > 0.0) cap = (0.25 * config_.periodic_box - sweep) / radius - 1.0;
+    }
+    return adaptive_skin_.next(cap);
+}
+
 DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
     DriftStats stats;
+    stats.skin = skin_for_drift(b, h);
     for (int k = 0; k < image_count; ++k)
         image_shift_[static_cast<std::size_t>(k)] =
             shift_of(static_cast<std::int8_t>(k), config_.periodic_box);
-    stats.rebuilt = neighbours_.prepare(b, h, config_.skin, config_.periodic_box);
+    stats.rebuilt = neighbours_.prepare(b, h, stats.skin, config_.periodic_box);
 
     if (start(b, h)) {
         std::vector<Overlap> overlaps = find_overlaps(b, neighbours_, image_shift_,
@@ -413,7 +430,7 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
             for (const std::uint8_t r : removed)
                 stats.merges += r;
             remove_flagged(b, removed);
-            neighbours_.rebuild(b, config_.skin, config_.periodic_box); // positions changed
+            neighbours_.rebuild(b, stats.skin, config_.periodic_box); // positions changed
             stats.rebuilt = true;
             (void)start(b, h);
         }
@@ -484,11 +501,17 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
         if (alive(e.j)) predict_for(e.j, -1, e.time, h);
     }
 
-    // Every body to the end of the drift (each touches only its own state: in parallel).
-#pragma omp parallel for schedule(static)
+    // Every body to the end of the drift (each touches only its own state: in parallel), and
+    // the distance they travel in a drift, for the adaptive skin (at their final speeds).
+    double path = 0.0, radii = 0.0;
+    std::int64_t alive_count = 0;
+#pragma omp parallel for schedule(static) reduction(+ : path, radii, alive_count)
     for (std::ptrdiff_t k = 0; k < count; ++k) {
         const auto u = static_cast<std::size_t>(k);
         if (!alive(static_cast<std::int32_t>(k))) continue;
+        path += rigid_[u].speed * h;
+        radii += moving_[u].radius;
+        ++alive_count;
         advance(static_cast<std::int32_t>(k), h);
         turn(b, static_cast<std::int32_t>(k), h);
         const Moving& m = moving_[u];
@@ -511,6 +534,8 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
         remove_flagged(b, removed); // the lists are rebuilt at the next drift
     }
     stats.renewals = neighbours_.renewals();
+    if (config_.skin <= 0.0 && alive_count > 0)
+        adaptive_skin_.learn(path, stats.collisions, radii / static_cast<double>(alive_count));
     return stats;
 }
 

@@ -140,9 +140,11 @@ std::vector<ParamSpec> make_specs() {
         non_negative("collisions.overlap_tolerance", "", "1e-8",
                      "Overlaps shallower than this fraction of R1 + R2 count as contact "
                      "(round-off)"),
-        positive("collisions.skin", "", "0.5",
-                 "Neighbourhood margin in units of each radius: how far a body moves before its "
-                 "neighbours are searched again; larger means longer lists, fewer searches"),
+        non_negative("collisions.skin", "", "0.0",
+                     "Neighbourhood margin in units of each radius: how far a body moves before "
+                     "its neighbours are searched again; larger means longer lists, fewer "
+                     "searches; 0: chosen each drift from the mean free path (0.2 to 2); never "
+                     "changes the collisions, only their cost"),
         integer("collisions.max_per_body", "100000",
                 "Collisions of one body within one drift before the run stops as an inelastic "
                 "collapse (counts are 32-bit: at most 1e9)",

@@ -38,8 +38,8 @@ struct CollisionConfig {
     double v_min = 0.0;      ///< m/s: impacts slower than this are elastic (0: off)
     double f_crit = 0.0;     ///< elastic if a body moved < f_crit R since its last collision
     OverlapStrategy overlaps = OverlapStrategy::abort;
-    double overlap_tolerance = 1e-8;    ///< overlap depths below this fraction of R1+R2 are contact
-    double skin = 0.5;                  ///< neighbourhood margin, in units of each body's radius
+    double overlap_tolerance = 1e-8; ///< overlap depths below this fraction of R1+R2 are contact
+    double skin = 0.0; ///< neighbourhood margin, in units of each body's radius (0: adaptive)
     std::int64_t max_per_body = 100000; ///< collisions of one body in one drift before giving up
     double periodic_box = 0.0;          ///< m, side of a periodic cube centred at 0 (0: open)
     bool log = false;                   ///< keep a record of every collision

@@ -19,6 +19,7 @@
 #include <optional>
 #include <vector>
 
+#include "rubble/collisions/adaptive_skin.hpp"
 #include "rubble/collisions/collision_config.hpp"
 #include "rubble/collisions/event_queue.hpp"
 #include "rubble/collisions/neighbour_lists.hpp"
@@ -48,6 +49,7 @@ struct DriftStats {
     std::int64_t renewals = 0;         ///< neighbourhoods renewed (exit events)
     bool rebuilt = false;              ///< neighbour lists rebuilt (bodies changed)
     std::int64_t stale_events = 0;     ///< predictions dropped because a body collided first
+    double skin = 0.0;                 ///< neighbourhood margin used (config or adaptive)
 };
 
 class EventDrivenDrift {
@@ -114,7 +116,12 @@ private:
     [[nodiscard]] std::optional<CollisionEvent> predict_exit(std::int32_t i, double now,
                                                              double h) const;
 
+    /// The skin for this drift: config.skin, or the adaptive one (config.skin = 0) within
+    /// what the periodic box allows.
+    [[nodiscard]] double skin_for_drift(const Bodies& b, double h);
+
     CollisionConfig config_;
+    AdaptiveSkin adaptive_skin_;
     NeighbourLists neighbours_; // kept from drift to drift
     EventQueue queue_;
     // What predictions read of each body, packed in one cache line (the Bodies arrays hold
