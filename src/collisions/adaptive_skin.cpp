@@ -21,7 +21,8 @@ double AdaptiveSkin::next(double cap) {
     return skin_;
 }
 
-void AdaptiveSkin::learn(double path, std::int64_t collisions, double mean_radius) {
+void AdaptiveSkin::learn(double path, std::int64_t collisions, double mean_radius,
+                         double neighbours) {
     if (!(mean_radius > 0.0) || !(path >= 0.0)) return;
     // Each collision ends two free paths.
     const double lambda = collisions > 0
@@ -29,6 +30,7 @@ void AdaptiveSkin::learn(double path, std::int64_t collisions, double mean_radiu
                               : std::numeric_limits<double>::infinity();
     double want = skin_for_free_path(lambda);
     if (cap_ > 0.0) want = std::min(want, below_cap * cap_);
+    if (neighbours > long_lists) want = std::min(want, skin_);
     if (want > hysteresis * skin_ || want * hysteresis < skin_) skin_ = want;
 }
 

@@ -535,7 +535,9 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
     }
     stats.renewals = neighbours_.renewals();
     if (config_.skin <= 0.0 && alive_count > 0)
-        adaptive_skin_.learn(path, stats.collisions, radii / static_cast<double>(alive_count));
+        adaptive_skin_.learn(path, stats.collisions, radii / static_cast<double>(alive_count),
+                             2.0 * static_cast<double>(stats.candidate_pairs) /
+                                 static_cast<double>(alive_count));
     return stats;
 }
 

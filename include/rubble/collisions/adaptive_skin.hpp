@@ -35,9 +35,14 @@ public:
     /// allows; +inf in open space; a cap <= 0 means no skin fits, and the lists report that).
     [[nodiscard]] double next(double cap);
 
+    /// Lists longer than this (neighbours per body) stop the skin from growing: a still,
+    /// dense system (no collisions, so an infinite free path) would otherwise get the largest
+    /// skin and some hundred neighbours per body. The fastest skins measured list 8 to 11.
+    static constexpr double long_lists = 24.0;
+
     /// Learns from a finished drift: the distance all bodies travelled (m), the collisions,
-    /// and the bodies' mean radius (m).
-    void learn(double path, std::int64_t collisions, double mean_radius);
+    /// the bodies' mean radius (m) and their mean number of neighbours.
+    void learn(double path, std::int64_t collisions, double mean_radius, double neighbours);
 
     [[nodiscard]] double current() const { return skin_; }
 

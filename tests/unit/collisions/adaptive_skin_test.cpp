@@ -36,24 +36,35 @@ TEST(AdaptiveSkin, ChangesOnlyBeyondTheHysteresis) {
     AdaptiveSkin a;
     EXPECT_EQ(a.next(inf), AdaptiveSkin::first_skin);
     // Free path 0.36 radii: the rule says 0.54, within a factor 1.3 of 0.5: kept.
-    a.learn(/*path=*/0.36 * 2.0 * 1000.0, /*collisions=*/1000, /*mean_radius=*/1.0);
+    a.learn(/*path=*/0.36 * 2.0 * 1000.0, /*collisions=*/1000, /*mean_radius=*/1.0,
+            /*neighbours=*/8.0);
     EXPECT_EQ(a.current(), AdaptiveSkin::first_skin);
     // Free path 4 radii: 1.8.
-    a.learn(4.0 * 2.0 * 1000.0, 1000, 1.0);
+    a.learn(4.0 * 2.0 * 1000.0, 1000, 1.0, 8.0);
     EXPECT_DOUBLE_EQ(a.current(), 1.8);
     // Nothing collided: the rule says 2, within a factor 1.3 of 1.8: kept.
-    a.learn(1e6, 0, 1.0);
+    a.learn(1e6, 0, 1.0, 8.0);
     EXPECT_DOUBLE_EQ(a.current(), 1.8);
     // A resting pile (free path 0.01 radii): the smallest.
-    a.learn(0.01 * 2.0 * 1000.0, 1000, 1.0);
+    a.learn(0.01 * 2.0 * 1000.0, 1000, 1.0, 8.0);
     EXPECT_DOUBLE_EQ(a.current(), AdaptiveSkin::min_skin);
+}
+
+TEST(AdaptiveSkin, DoesNotGrowLongLists) {
+    AdaptiveSkin a;
+    // A still, dense pile: nothing collides, and the lists are long already.
+    a.learn(0.0, 0, 1.0, 2.0 * AdaptiveSkin::long_lists);
+    EXPECT_EQ(a.current(), AdaptiveSkin::first_skin);
+    // It may still shrink them.
+    a.learn(0.01 * 2.0 * 1000.0, 1000, 1.0, 2.0 * AdaptiveSkin::long_lists);
+    EXPECT_EQ(a.current(), AdaptiveSkin::min_skin);
 }
 
 TEST(AdaptiveSkin, StaysBelowThePeriodicCap) {
     AdaptiveSkin a;
-    a.learn(1e6, 0, 1.0); // wants the largest
+    a.learn(1e6, 0, 1.0, 8.0); // wants the largest
     EXPECT_DOUBLE_EQ(a.next(1.0), AdaptiveSkin::below_cap * 1.0);
-    a.learn(1e6, 0, 1.0); // and stays below the cap it last saw
+    a.learn(1e6, 0, 1.0, 8.0); // and stays below the cap it last saw
     EXPECT_DOUBLE_EQ(a.next(1.0), AdaptiveSkin::below_cap * 1.0);
 }
 
