@@ -398,18 +398,7 @@ void EventDrivenDrift::collide(Bodies& b, const CollisionEvent& e, double t0, Dr
 
 double EventDrivenDrift::skin_for_drift(const Bodies& b, double h) {
     if (config_.skin > 0.0) return config_.skin;
-    double cap = std::numeric_limits<double>::infinity();
-    if (config_.periodic_box > 0.0) {
-        // NeighbourLists::prepare needs |v| h + R (1 + skin) <= L / 4 for every body; the
-        // fastest body and the largest one together bound that.
-        double sweep = 0.0, radius = 0.0;
-        for (std::size_t k = 0; k < b.size(); ++k) {
-            sweep = std::max(sweep, b.vel[k].norm() * h);
-            radius = std::max(radius, b.radius[k]);
-        }
-        if (radius > 0.0) cap = (0.25 * config_.periodic_box - sweep) / radius - 1.0;
-    }
-    return adaptive_skin_.next(cap);
+    return adaptive_skin_.next(NeighbourLists::largest_skin(b, h, config_.periodic_box));
 }
 
 DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {

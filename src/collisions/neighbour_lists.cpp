@@ -503,17 +503,34 @@ void NeighbourLists::rebuild(const Bodies& b, double skin, double box) {
     renewals_ = 0;
 }
 
+namespace {
+// Positions are wrapped only at the end of a drift and neighbourhoods are centred where bodies
+// are (or a room ahead), so centres stay within a sweep plus a neighbourhood radius of the box.
+// One image per pair, seen through a shift of at most one period, needs that to be at most a
+// quarter of the box (image_of).
+constexpr double reach_of_box = 0.25;
+} // namespace
+
+double NeighbourLists::largest_skin(const Bodies& b, double h, double box) {
+    double skin = std::numeric_limits<double>::infinity();
+    if (!(box > 0.0)) return skin;
+    const auto n = static_cast<std::ptrdiff_t>(b.size());
+    // Each body's |v| h + R (1 + skin) <= L / 4 (prepare()).
+#pragma omp parallel for schedule(static) reduction(min : skin)
+    for (std::ptrdiff_t k = 0; k < n; ++k) {
+        const auto i = static_cast<std::size_t>(k);
+        skin = std::min(skin, (reach_of_box * box - b.vel[i].norm() * h) / b.radius[i] - 1.0);
+    }
+    return skin;
+}
+
 bool NeighbourLists::prepare(const Bodies& b, double h, double skin, double box) {
     const std::size_t n = b.size();
     if (box > 0.0) {
-        // Positions are wrapped only at the end of a drift and neighbourhoods are centred where
-        // bodies are (or a room ahead), so centres stay within a sweep plus a neighbourhood
-        // radius of the box. One image per pair, seen through a shift of at most one period,
-        // needs that to be at most a quarter of the box (image_of).
         double largest = 0.0;
         for (std::size_t i = 0; i < n; ++i)
             largest = std::max(largest, b.vel[i].norm() * h + b.radius[i] * (1.0 + skin));
-        if (largest > 0.25 * box)
+        if (largest > reach_of_box * box)
             throw PhysicsError("collisions.periodic_box = " + std::to_string(box) +
                                " m is smaller than four times the largest neighbourhood radius "
                                "plus the distance its body sweeps in one drift (" +
@@ -601,7 +618,7 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
         // The entry, with the image where the scan knew it (else the marker, resolved below).
         const std::uint32_t known =
             image != unknown_image ? static_cast<std::uint32_t>(image) : unknown_slot;
-        found_[n] = static_cast<std::uint32_t>(k) | known << image_shift;
+        found_[n] = entry_of(k, known);
         n += static_cast<std::size_t>(meets && k != i);
     });
     const std::span<std::uint32_t> found(found_.data(), n);
@@ -640,15 +657,12 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
     }
     // k sees i through the image opposite to the one through which i sees k.
     const auto seen_from = [&](std::int8_t image) {
-        return static_cast<std::uint32_t>(i) | static_cast<std::uint32_t>(opposite_image(image))
-                                                   << image_shift;
+        return entry_of(i, static_cast<std::uint32_t>(opposite_image(image)));
     };
     for (const Seen& a : added_)
         append(static_cast<std::size_t>(a.body), seen_from(a.image));
-    for (const std::uint32_t e : changed_) {
-        erase(static_cast<std::size_t>(body_of(e)), i);
-        append(static_cast<std::size_t>(body_of(e)), seen_from(image_in(e)));
-    }
+    for (const std::uint32_t e : changed_) // (rewritten in place, as shift() does)
+        *entry_in_row(static_cast<std::size_t>(body_of(e)), i) = seen_from(image_in(e));
     for (const std::int32_t j : departed_)
         erase(static_cast<std::size_t>(j), i);
     make_room(found.size());

@@ -34,6 +34,10 @@ public:
     /// box is too small for one image per pair.
     bool prepare(const Bodies& b, double h, double skin, double box);
 
+    /// The largest skin prepare() accepts for these bodies, drift h and periodic box
+    /// (+infinity when open; <= 0 when none fits).
+    [[nodiscard]] static double largest_skin(const Bodies& b, double h, double box);
+
     /// Rebuilds everything from the bodies' present positions and radii.
     void rebuild(const Bodies& b, double skin, double box);
 
@@ -201,6 +205,9 @@ private:
     static constexpr int image_shift = 27;
     static constexpr std::uint32_t body_mask = (std::uint32_t{1} << image_shift) - 1;
     static constexpr std::uint32_t unknown_slot = 31; // image bits of an entry still to make
+    [[nodiscard]] static std::uint32_t entry_of(std::int32_t body, std::uint32_t image_bits) {
+        return static_cast<std::uint32_t>(body) | image_bits << image_shift;
+    }
     [[nodiscard]] static std::int32_t body_of(std::uint32_t e) {
         return static_cast<std::int32_t>(e & body_mask);
     }
@@ -208,8 +215,7 @@ private:
         return static_cast<std::int8_t>(e >> image_shift);
     }
     [[nodiscard]] std::uint32_t entry(std::int32_t i, std::int32_t j) const {
-        return static_cast<std::uint32_t>(j) | static_cast<std::uint32_t>(image_of(i, j))
-                                                   << image_shift;
+        return entry_of(j, static_cast<std::uint32_t>(image_of(i, j)));
     }
     static constexpr std::size_t words_per_line = 16;
     struct alignas(64) Line {
