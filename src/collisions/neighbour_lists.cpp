@@ -526,16 +526,16 @@ double NeighbourLists::largest_skin(const Bodies& b, double h, double box) {
 
 bool NeighbourLists::prepare(const Bodies& b, double h, double skin, double box) {
     const std::size_t n = b.size();
-    if (box > 0.0) {
+    if (box > 0.0 && skin > largest_skin(b, h, box)) {
+        // The same rule as largest_skin, turned round to name what overfills the box.
         double largest = 0.0;
         for (std::size_t i = 0; i < n; ++i)
             largest = std::max(largest, b.vel[i].norm() * h + b.radius[i] * (1.0 + skin));
-        if (largest > reach_of_box * box)
-            throw PhysicsError("collisions.periodic_box = " + std::to_string(box) +
-                               " m is smaller than four times the largest neighbourhood radius "
-                               "plus the distance its body sweeps in one drift (" +
-                               std::to_string(largest) +
-                               " m): enlarge it, reduce integrator.dt or collisions.skin");
+        throw PhysicsError("collisions.periodic_box = " + std::to_string(box) +
+                           " m is smaller than four times the largest neighbourhood radius "
+                           "plus the distance its body sweeps in one drift (" +
+                           std::to_string(largest) +
+                           " m): enlarge it, reduce integrator.dt or collisions.skin");
     }
     const bool same =
         skin == skin_ && box == box_ && n == ids_.size() && b.id == ids_ && b.radius == radius_;
