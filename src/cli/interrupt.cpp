@@ -2,40 +2,63 @@
 #include "interrupt.hpp"
 
 #include <csignal>
+#include <unistd.h>
+
+#include "rubble/core/stop_request.hpp"
 
 namespace rubble::cli {
 namespace {
 
-volatile std::sig_atomic_t flag = 0;
-using Handler = void (*)(int);
-Handler previous_int = SIG_DFL;
-Handler previous_term = SIG_DFL;
+volatile std::sig_atomic_t deferred = 0;
+struct sigaction previous_int {};
+struct sigaction previous_term {};
+
+// Only async-signal-safe calls here: write(2) and _exit(2).
+void say_and_exit(const char* text, std::size_t length) {
+    ssize_t ignored = write(STDERR_FILENO, text, length);
+    (void)ignored;
+    _exit(interrupted_exit_code);
+}
 
 extern "C" void on_signal(int) {
-    flag = 1;
+    if (deferred == 0) {
+        static const char text[] = "\nrubble: interrupted while setting up; nothing was written\n";
+        say_and_exit(text, sizeof text - 1);
+    }
+    if (stop_requested()) {
+        static const char text[] =
+            "\nrubble: second signal: stopped at once; --resume continues from the last "
+            "snapshot\n";
+        say_and_exit(text, sizeof text - 1);
+    }
+    request_stop();
+}
+
+void install(int signal, struct sigaction* previous) {
+    struct sigaction action {};
+    action.sa_handler = on_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART; // interrupted reads and writes carry on
+    sigaction(signal, &action, previous);
 }
 
 } // namespace
 
 InterruptGuard::InterruptGuard() {
-    flag = 0;
-    previous_int = std::signal(SIGINT, on_signal);
-    previous_term = std::signal(SIGTERM, on_signal);
+    deferred = 0;
+    clear_stop_request();
+    install(SIGINT, &previous_int);
+    install(SIGTERM, &previous_term);
 }
 
 InterruptGuard::~InterruptGuard() {
-    std::signal(SIGINT, previous_int);
-    std::signal(SIGTERM, previous_term);
+    sigaction(SIGINT, &previous_int, nullptr);
+    sigaction(SIGTERM, &previous_term, nullptr);
+    deferred = 0;
 }
 
-bool interrupt_requested() {
-    return flag != 0;
-}
-void request_interrupt() {
-    flag = 1;
-}
-void clear_interrupt() {
-    flag = 0;
+void InterruptGuard::defer() {
+    deferred = 1;
 }
 
 } // namespace rubble::cli

@@ -1,8 +1,17 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// SIGINT/SIGTERM ask a run to stop at the end of the current step, write a snapshot and leave
-// a resumable file, instead of dying mid-write.
+// SIGINT and SIGTERM for a run. Batch schedulers send SIGTERM and kill soon after, so a signal
+// must be acted on within seconds wherever the run is:
+//  - while the run is being set up (parameters, initial conditions, first forces), nothing
+//    has been written yet and there is nothing to save: the run ends at once, with a message;
+//  - once the output exists (after defer()), the first signal asks the run to stop
+//    (rubble::request_stop): the step in progress is abandoned, even in the middle of a long
+//    drift, the state at the start of that step is written as a snapshot, and the file
+//    resumes to bitwise the same run. A second signal ends the run at once.
 namespace rubble::cli {
+
+/// Exit status of a run ended by a signal (128 + SIGINT, as shells report it).
+inline constexpr int interrupted_exit_code = 130;
 
 /// Installs the handlers for the lifetime of the guard and restores the previous ones after.
 class InterruptGuard {
@@ -11,10 +20,8 @@ public:
     ~InterruptGuard();
     InterruptGuard(const InterruptGuard&) = delete;
     InterruptGuard& operator=(const InterruptGuard&) = delete;
+    /// From now on the first signal only requests a stop; the second ends the run at once.
+    void defer();
 };
-
-[[nodiscard]] bool interrupt_requested();
-void request_interrupt();
-void clear_interrupt();
 
 } // namespace rubble::cli

@@ -11,6 +11,7 @@
 #include "interrupt.hpp"
 #include "progress.hpp"
 #include "rubble/core/error.hpp"
+#include "rubble/core/stop_request.hpp"
 #include "rubble/gravity/accuracy.hpp"
 #include "rubble/gravity/gravity_solver.hpp"
 #include "rubble/ic/initial_conditions.hpp"
@@ -107,10 +108,16 @@ void report_gravity_accuracy(const integrate::Simulation& sim, const io::RunConf
     out << line;
 }
 
-// Collision counters between diagnostics rows and over the run (totals continue on resume).
+// Collision counters between diagnostics rows and over the run. Both kinds are stored with
+// every snapshot, so a run resumed from any snapshot continues them exactly.
 struct CollisionCounters {
     double collisions = 0, overlaps = 0, max_overlap = 0;
     double collisions_total = 0, overlaps_total = 0, merges_total = 0;
+
+    explicit CollisionCounters(const io::CollisionTotals& t)
+        : collisions(t.collisions_since_row), overlaps(t.overlaps_since_row),
+          max_overlap(t.max_overlap_since_row), collisions_total(t.collisions),
+          overlaps_total(t.overlaps), merges_total(t.merges) {}
 
     void add(const collisions::DriftStats& d) {
         const auto c = static_cast<double>(d.collisions), o = static_cast<double>(d.overlaps);
@@ -132,7 +139,36 @@ struct CollisionCounters {
         row.merges_total = merges_total;
         collisions = overlaps = max_overlap = 0;
     }
+    [[nodiscard]] io::CollisionTotals totals() const {
+        return {collisions_total, overlaps_total, merges_total, collisions, overlaps, max_overlap};
+    }
 };
+
+// A state that is no longer finite numbers (an overflow, a division by zero) must stop the run
+// before it is written: the last snapshot stays the last good state and the file incomplete.
+void check_finite(const integrate::Simulation& sim, const io::RunFile& file) {
+    const auto bad = first_non_finite(sim.bodies());
+    if (!bad) return;
+    char line[160];
+    std::snprintf(line, sizeof line, "step %lld (t = %.6g s): body id %lld has a non-finite %s",
+                  static_cast<long long>(sim.step_count()), sim.time(),
+                  static_cast<long long>(sim.bodies().id[bad->index]), bad->field);
+    std::string where = file.last_snapshot_step() >= 0
+                            ? "; the output keeps its snapshots up to step " +
+                                  std::to_string(file.last_snapshot_step()) + ", marked incomplete"
+                            : "";
+    throw PhysicsError(std::string(line) + where +
+                       " (check units.G, the time step and the initial conditions)");
+}
+
+void check_finite(const integrate::Diagnostics& row, const io::RunFile& file) {
+    if (std::isfinite(row.total_energy) && row.angular_momentum.allFinite()) return;
+    throw PhysicsError("step " + std::to_string(row.step) +
+                       ": the total energy or angular momentum is not a finite number "
+                       "(an overflow: check units.G, gravity.softening and the initial "
+                       "speeds); the output keeps its snapshots up to step " +
+                       std::to_string(file.last_snapshot_step()) + ", marked incomplete");
+}
 
 struct LoopResult {
     std::int64_t last_step;
@@ -152,15 +188,19 @@ LoopResult run_loop(integrate::Simulation& sim, io::RunFile& file, const Setup& 
     LoopResult r{sim.step_count(), false, false, latest};
     const std::int64_t stop_at = o.stop_after > 0 ? sim.step_count() + o.stop_after : n_total;
     double energy_error = integrate::relative_energy_error(latest, start);
-    CollisionCounters counters;
-    counters.collisions_total = s.totals.collisions;
-    counters.overlaps_total = s.totals.overlaps;
-    counters.merges_total = s.totals.merges;
+    CollisionCounters counters(s.totals);
     while (sim.step_count() < n_total) {
-        sim.step();
+        try {
+            sim.step();
+        } catch (const Interrupted&) {
+            // The step was abandoned and undone: the state is the previous step's end.
+            r.interrupted = true;
+            break;
+        }
+        check_finite(sim, file);
         const std::int64_t k = sim.step_count();
         const bool last = k == n_total;
-        const bool stop = !last && (k >= stop_at || interrupt_requested());
+        const bool stop = !last && (k >= stop_at || stop_requested());
         if (sim.collisions_enabled()) {
             counters.add(sim.last_drift());
             if (s.config.collisions.log)
@@ -169,33 +209,80 @@ LoopResult run_loop(integrate::Simulation& sim, io::RunFile& file, const Setup& 
         if (k % diag_every == 0 || last) {
             r.last_diag =
                 integrate::compute_diagnostics(sim.bodies(), sim.potentials(), sim.time(), k);
+            check_finite(r.last_diag, file);
             counters.fill(r.last_diag);
             energy_error = integrate::relative_energy_error(r.last_diag, start);
             file.append_diagnostics(r.last_diag);
         }
         if ((snap_every > 0 && k % snap_every == 0) || last || stop)
-            file.write_snapshot(
-                sim.bodies(), sim.time(), k,
-                {counters.collisions_total, counters.overlaps_total, counters.merges_total});
+            file.write_snapshot(sim.bodies(), sim.time(), k, counters.totals());
         progress.update(k, sim.time(), energy_error,
                         sim.collisions_enabled() ? counters.collisions_total : -1.0);
         if (stop) {
-            r.interrupted = interrupt_requested();
+            r.interrupted = stop_requested();
             break;
         }
     }
+    if (r.interrupted && file.last_snapshot_step() != sim.step_count())
+        file.write_snapshot(sim.bodies(), sim.time(), sim.step_count(), counters.totals());
     progress.finish();
     r.last_step = sim.step_count();
     r.reached_end = r.last_step >= n_total;
     return r;
 }
 
+// A resumed run whose end is not after its last snapshot: nothing to run. Returns true (and
+// says so) when the file is already complete; an end before the last snapshot is refused.
+bool already_finished(const Setup& s, std::int64_t n_total, const std::string& path,
+                      std::ostream& out) {
+    if (s.first_step < n_total) return false;
+    if (s.first_step > n_total) {
+        throw InputError(
+            "'" + path + "': its last snapshot is at step " + std::to_string(s.first_step) +
+            "; integrator.t_end / n_steps end it at "
+            "step " +
+            std::to_string(n_total) + ", before that (a resumed run can only be extended)");
+    }
+    if (!io::is_complete(path)) return false; // the end was reached but not yet recorded
+    out << "'" << path << "' is already complete at step " << s.first_step
+        << " (t = " << s.state.time + static_cast<double>(s.first_step) * s.config.dt
+        << " s); nothing to do (extend it with --integrator.t_end or --integrator.n_steps)\n";
+    return true;
+}
+
+// Runs the steps and ends the file (complete or resumable). A failed write says what the file
+// still holds.
+LoopResult run_and_finish(integrate::Simulation& sim, io::RunFile& file, const Setup& s,
+                          std::int64_t n_total, const RunOptions& o,
+                          const integrate::Diagnostics& start, const integrate::Diagnostics& latest,
+                          std::ostream& err) {
+    try {
+        const LoopResult r = run_loop(sim, file, s, n_total, o, start, latest, err);
+        const double de = integrate::relative_energy_error(r.last_diag, start);
+        const double dl = integrate::angular_momentum_error(r.last_diag, start);
+        file.mark_complete(r.reached_end, de, dl);
+        return r;
+    } catch (const IoError& e) {
+        std::string kept = file.last_snapshot_step() < 0
+                               ? "; the output holds no snapshot"
+                               : "; the output keeps its snapshots up to step " +
+                                     std::to_string(file.last_snapshot_step()) +
+                                     ", marked incomplete: rubble run --resume " + file.path() +
+                                     " continues from there once there is room";
+        throw IoError(std::string(e.what()) + kept);
+    }
+}
+
 } // namespace
 
 int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
+    // Signals end the set-up at once (nothing written yet); from the first write on they stop
+    // the run resumably (interrupt.hpp).
+    InterruptGuard guard;
     const bool resuming = !o.resume_path.empty();
     Setup s = resuming ? prepare_resume(o) : prepare_new_run(o);
     const std::int64_t n_total = io::total_steps(s.config, s.state.time);
+    if (resuming && already_finished(s, n_total, o.resume_path, out)) return 0;
     const std::size_t n_bodies = s.state.bodies.size();
 
     integrate::Simulation sim(std::move(s.state.bodies),
@@ -217,6 +304,7 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
     if (s.config.gravity_check_samples > 0 && !resuming)
         report_gravity_accuracy(sim, s.config, out);
 
+    guard.defer();
     io::RunFile file = resuming ? io::RunFile::open_existing(o.resume_path)
                                 : io::RunFile::create(s.config.output.file, s.params.to_toml(),
                                                       s.state.time, s.config.output.overwrite);
@@ -232,19 +320,18 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
             << " (t = " << sim.time() << " s)\n";
     } else {
         start = integrate::compute_diagnostics(sim.bodies(), sim.potentials(), sim.time(), 0);
+        check_finite(start, file);
         latest = start;
         file.append_diagnostics(start);
         file.write_snapshot(sim.bodies(), sim.time(), sim.step_count());
     }
 
-    InterruptGuard guard;
     const auto wall_start = std::chrono::steady_clock::now();
-    const LoopResult r = run_loop(sim, file, s, n_total, o, start, latest, err);
+    const LoopResult r = run_and_finish(sim, file, s, n_total, o, start, latest, err);
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     const double de = integrate::relative_energy_error(r.last_diag, start);
     const double dl = integrate::angular_momentum_error(r.last_diag, start);
-    file.mark_complete(r.reached_end, de, dl);
 
     char line[256];
     std::snprintf(
@@ -266,7 +353,7 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
     }
     out << (r.interrupted ? "interrupted" : "stopped") << " at step " << r.last_step
         << "; the output is resumable: rubble run --resume " << file.path() << "\n";
-    return r.interrupted ? 130 : 0;
+    return r.interrupted ? interrupted_exit_code : 0;
 }
 
 } // namespace rubble::cli

@@ -15,10 +15,15 @@
 #include "rubble/collisions/resolve.hpp"
 #include "rubble/collisions/restitution_law.hpp"
 #include "rubble/core/error.hpp"
+#include "rubble/core/stop_request.hpp"
 #include "rubble/integrate/leapfrog.hpp"
 
 namespace rubble::collisions {
 namespace {
+
+// The event loop looks for a stop request every 1024 events: about a millisecond of work,
+// so a signal is acted on at once, for the cost of a counter test per event.
+constexpr std::uint32_t stop_poll_mask = 1023;
 
 // No collision within the drift (later than any event, never queued).
 CollisionEvent no_collision(std::int32_t i) {
@@ -435,7 +440,11 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
     // up stale because one of its bodies changed meanwhile leaves the other, whose path has
     // not changed, without a queued event: it takes its kept second earliest collision or is
     // predicted again (predict_after_stale).
+    std::uint32_t events = 0;
     while (!queue_.empty()) {
+        // A dense drift can take minutes: a stop request (SIGTERM from a batch scheduler)
+        // abandons it; the caller restores the state at the start of the step.
+        if ((++events & stop_poll_mask) == 0) throw_if_stop_requested("a drift");
         const CollisionEvent e = queue_.top();
         queue_.pop();
         // The next event is (usually) the new top: its bodies' lines start loading while this

@@ -2,6 +2,8 @@
 #include "rubble/core/bodies.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstddef>
 #include <limits>
 #include <stdexcept>
 
@@ -90,6 +92,30 @@ double max_density(const Bodies& b) {
         if (b.radius[i] > 0.0) rho = std::max(rho, b.mass[i] / sphere_mass(1.0, b.radius[i]));
     }
     return rho;
+}
+
+std::optional<NonFiniteValue> first_non_finite(const Bodies& b) {
+    const auto count = static_cast<std::ptrdiff_t>(b.size());
+    // The smallest bad index, found in parallel (the common answer, none, reads every body once).
+    std::ptrdiff_t first = count;
+#pragma omp parallel for schedule(static) reduction(min : first)
+    for (std::ptrdiff_t k = 0; k < count; ++k) {
+        const auto i = static_cast<std::size_t>(k);
+        const bool finite = std::isfinite(b.mass[i]) && std::isfinite(b.radius[i]) &&
+                            b.pos[i].allFinite() && b.vel[i].allFinite() && b.spin[i].allFinite() &&
+                            b.orientation[i].coeffs().allFinite() && b.inertia[i].allFinite();
+        if (!finite) first = std::min(first, k);
+    }
+    if (first == count) return std::nullopt;
+    const auto i = static_cast<std::size_t>(first);
+    const char* field = !std::isfinite(b.mass[i])                ? "mass"
+                        : !std::isfinite(b.radius[i])            ? "radius"
+                        : !b.pos[i].allFinite()                  ? "position"
+                        : !b.vel[i].allFinite()                  ? "velocity"
+                        : !b.spin[i].allFinite()                 ? "spin"
+                        : !b.orientation[i].coeffs().allFinite() ? "orientation"
+                                                                 : "inertia";
+    return NonFiniteValue{i, field};
 }
 
 void move_to_centre_of_mass_frame(Bodies& b) {

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "rubble/core/stop_request.hpp"
 #include "rubble/integrate/leapfrog.hpp"
 
 namespace rubble::integrate {
@@ -30,11 +31,24 @@ void Simulation::enable_collisions(const collisions::CollisionConfig& config) {
 
 void Simulation::step() {
     // KDK: the force at the end of a step is the force at the start of the next one.
-    kick(bodies_, acc_, 0.5 * dt_);
-    if (collisions_)
-        last_drift_ = collisions_->drift(bodies_, dt_, time());
-    else
+    if (collisions_) {
+        // An event-driven drift can be abandoned part-way (a stop request): the step is then
+        // undone, so that the state is the one a snapshot of the previous step would hold.
+        // The copy is O(N), small beside the drift and the force evaluation, into a buffer
+        // kept between steps so that it allocates nothing.
+        step_start_ = bodies_;
+        try {
+            kick(bodies_, acc_, 0.5 * dt_);
+            last_drift_ = collisions_->drift(bodies_, dt_, time());
+        } catch (const Interrupted&) {
+            std::swap(bodies_, step_start_);
+            collisions_.emplace(collisions_->config()); // lists and queue of a drift half done
+            throw;
+        }
+    } else {
+        kick(bodies_, acc_, 0.5 * dt_);
         drift(bodies_, dt_);
+    }
     refresh_forces();
     kick(bodies_, acc_, 0.5 * dt_);
     ++step_;

@@ -49,7 +49,10 @@ void label(hid_t obj, const std::string& units, const std::string& description) 
 
 void silence_errors() {
     static std::once_flag once;
-    std::call_once(once, [] { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); });
+    std::call_once(once, [] {
+        H5dont_atexit();
+        H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    });
 }
 
 Handle open_file(const std::string& path, Mode mode) {
@@ -160,6 +163,7 @@ static void write_typed(hid_t loc, const std::string& name, hid_t file_type, hid
     check(H5Dwrite(set.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
           "writing dataset " + name);
     label(set.get(), units, description);
+    if (!set.close()) throw IoError("HDF5: writing dataset " + name + " failed (on close)");
 }
 
 void write_dataset(hid_t loc, const std::string& name, const double* data, std::size_t rows,
@@ -238,6 +242,7 @@ void append_rows(hid_t loc, const std::string& name, const void* data, std::size
     check(H5Dwrite(set.get(), integer ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE, mem_space.get(),
                    file_space.get(), H5P_DEFAULT, data),
           "appending to " + name);
+    if (!set.close()) throw IoError("HDF5: appending to " + name + " failed (on close)");
 }
 
 void truncate_rows(hid_t loc, const std::string& name, std::size_t rows) {

@@ -37,13 +37,21 @@ public:
         if (id_ >= 0 && closer_) closer_(id_);
         id_ = H5I_INVALID_HID;
     }
+    /// Closes now and says whether the close succeeded: closing a dataset writes its cached
+    /// chunks, so a write is only known to be done when its dataset closed without error.
+    [[nodiscard]] bool close() {
+        const hid_t id = release();
+        return id < 0 || !closer_ || closer_(id) >= 0;
+    }
 
 private:
     hid_t id_ = H5I_INVALID_HID;
     Closer closer_ = nullptr;
 };
 
-/// Silences HDF5's automatic error stack printing (once per process).
+/// Silences HDF5's automatic error stack printing and its clean-up at exit (once per process):
+/// after a failed close HDF5 keeps the file half-open and its exit handler would flush it
+/// again and crash, where the operating system's closing of the descriptor is all we need.
 void silence_errors();
 
 enum class Mode { read, read_write };

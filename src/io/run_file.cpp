@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/io/run_file.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <limits>
 
+#include "file_space.hpp"
 #include "hdf5_util.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/version.hpp"
@@ -116,6 +118,99 @@ h5::Handle open_rubble(const std::string& path, h5::Mode mode) {
     return file;
 }
 
+// Bytes that appending `rows` rows of `cols` values to a chunked series can allocate: the
+// rows' chunks (1024 rows each, hdf5_util.cpp) plus one partly filled chunk at either end.
+std::uint64_t series_bytes(std::size_t rows, std::size_t cols) {
+    constexpr std::uint64_t chunk_rows = 1024;
+    return (rows / chunk_rows + 2) * chunk_rows * cols * sizeof(double);
+}
+
+// Bytes of one snapshot's per-body datasets.
+std::uint64_t snapshot_bytes(std::size_t n) {
+    // id, mass, radius, position, velocity, spin, orientation, inertia, aggregate, free_path
+    constexpr std::uint64_t values_per_body = 1 + 1 + 1 + 3 + 3 + 3 + 4 + 3 + 1 + 1;
+    return n * values_per_body * sizeof(double);
+}
+
+constexpr std::size_t collision_values_per_row =
+    1 + 2 + sizeof(collision_columns) / sizeof(collision_columns[0]);
+constexpr std::size_t diagnostics_values_per_row = 1 + 3 * std::size(series_specs);
+
+// One write: reserve the space it can need, write, close (checked), and make it durable
+// (file_space.hpp explains why each write is done this way).
+template <class Write>
+void write_session(const std::string& path, std::uint64_t data_bytes, std::uint64_t objects,
+                   Write&& write) {
+    reserve_space(path, data_bytes + metadata_allowance(objects));
+    h5::Handle file = h5::open_file(path, h5::Mode::read_write);
+    write(file.get());
+    h5::close_file(file, path);
+    make_durable(path);
+}
+
+void append_collision_rows(hid_t f, const std::vector<collisions::CollisionRecord>& records,
+                           const std::vector<std::int64_t>& record_steps) {
+    h5::Handle log = h5::open_group(f, "collisions");
+    const std::size_t rows = records.size();
+    h5::append_rows(log.get(), "step", record_steps.data(), rows, true);
+    std::vector<std::int64_t> ids;
+    for (const auto& r : records) {
+        ids.push_back(r.id1);
+        ids.push_back(r.id2);
+    }
+    h5::append_rows(log.get(), "id", ids.data(), rows, true);
+    std::vector<double> column;
+    for (const auto& c : collision_columns) {
+        column.clear();
+        for (const auto& r : records)
+            column.push_back(r.*c.field);
+        h5::append_rows(log.get(), c.name, column.data(), rows, false);
+    }
+}
+
+void append_diagnostics_rows(hid_t f, const std::vector<Diagnostics>& rows_to_add) {
+    h5::Handle diag = h5::open_group(f, "diagnostics");
+    const std::size_t rows = rows_to_add.size();
+    std::vector<std::int64_t> steps;
+    for (const auto& d : rows_to_add)
+        steps.push_back(d.step);
+    h5::append_rows(diag.get(), "step", steps.data(), rows, true);
+    std::vector<double> column;
+    for (const auto& s : series_specs) {
+        column.clear();
+        for (const auto& d : rows_to_add) {
+            if (s.scalar) {
+                column.push_back(d.*s.scalar);
+            } else {
+                const Vec3& v = d.*s.vector;
+                column.insert(column.end(), v.data(), v.data() + 3);
+            }
+        }
+        h5::append_rows(diag.get(), s.name, column.data(), rows, false);
+    }
+}
+
+// A snapshot is only resumed from, or analysed, when it holds a state a run could have
+// written: finite numbers, positive masses and radii, a step and time that make sense.
+void check_snapshot_values(const Snapshot& snap, const std::string& where) {
+    if (!std::isfinite(snap.time) || snap.step < 0)
+        throw InputError(where + ": time = " + std::to_string(snap.time) +
+                         ", step = " + std::to_string(snap.step) + " are not those of a snapshot");
+    const Bodies& b = snap.bodies;
+    if (const auto bad = first_non_finite(b)) {
+        throw InputError(where + ": body id " + std::to_string(b.id[bad->index]) + " has a " +
+                         "non-finite " + bad->field +
+                         " (a damaged file, or a run that went "
+                         "wrong before this snapshot)");
+    }
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        if (!(b.mass[i] > 0.0) || !(b.radius[i] > 0.0))
+            throw InputError(where + ": body id " + std::to_string(b.id[i]) + " has mass " +
+                             std::to_string(b.mass[i]) + " kg and radius " +
+                             std::to_string(b.radius[i]) + " m (both must be > 0)");
+    }
+}
+
 } // namespace
 
 RunFile RunFile::create(const std::string& path, const std::string& parameters_toml,
@@ -156,6 +251,7 @@ RunFile RunFile::create(const std::string& path, const std::string& parameters_t
             h5::create_series(log.get(), s.name, 1, false, s.units, s.description);
     }
     h5::close_file(file, path);
+    make_durable(path, true);
     return RunFile(path);
 }
 
@@ -169,9 +265,12 @@ RunFile RunFile::open_existing(const std::string& path) {
 
 void RunFile::write_snapshot(const Bodies& b, double time, std::int64_t step,
                              const CollisionTotals& totals) {
-    h5::Handle file = h5::open_file(path_, h5::Mode::read_write);
-    {
-        h5::Handle snaps = h5::open_group(file.get(), "snapshots");
+    // The rows up to this snapshot are made durable first, in a write of their own: a run
+    // killed between the two writes resumes from the previous snapshot, and drops (then writes
+    // again) the rows past it. The other order would leave a snapshot whose rows are lost.
+    flush();
+    write_session(path_, snapshot_bytes(b.size()), 16, [&](hid_t f) {
+        h5::Handle snaps = h5::open_group(f, "snapshots");
         h5::Handle g = h5::create_group(snaps.get(), snapshot_name(next_snapshot_index_));
         const hid_t s = g.get();
         const std::size_t n = b.size();
@@ -180,6 +279,9 @@ void RunFile::write_snapshot(const Bodies& b, double time, std::int64_t step,
         h5::write_attr(s, "collisions_total", totals.collisions);
         h5::write_attr(s, "overlaps_total", totals.overlaps);
         h5::write_attr(s, "merges_total", totals.merges);
+        h5::write_attr(s, "collisions_since_row", totals.collisions_since_row);
+        h5::write_attr(s, "overlaps_since_row", totals.overlaps_since_row);
+        h5::write_attr(s, "max_overlap_since_row", totals.max_overlap_since_row);
         h5::write_dataset(s, "id", b.id.data(), n, "", "stable body identifier");
         h5::write_dataset(s, "mass", b.mass.data(), n, 1, "kg", "body mass");
         h5::write_dataset(s, "radius", b.radius.data(), n, 1, "m", "sphere radius");
@@ -203,10 +305,9 @@ void RunFile::write_snapshot(const Bodies& b, double time, std::int64_t step,
                           "rigid aggregate id, -1 for a free body");
         h5::write_dataset(s, "free_path", b.free_path.data(), n, 1, "m",
                           "distance travelled since the last collision (inf: none yet)");
-    }
+    });
     ++next_snapshot_index_;
-    h5::close_file(file, path_);
-    flush(); // diagnostics up to this snapshot reach the disk with it
+    last_snapshot_step_ = step;
 }
 
 void RunFile::append_diagnostics(const integrate::Diagnostics& d) {
@@ -221,49 +322,15 @@ void RunFile::append_collisions(const std::vector<collisions::CollisionRecord>& 
 
 void RunFile::flush() {
     if (pending_.empty() && pending_collisions_.empty()) return;
-    h5::Handle file = h5::open_file(path_, h5::Mode::read_write);
-    if (!pending_collisions_.empty()) {
-        h5::Handle log = h5::open_group(file.get(), "collisions");
-        const std::size_t rows = pending_collisions_.size();
-        h5::append_rows(log.get(), "step", pending_collision_steps_.data(), rows, true);
-        std::vector<std::int64_t> ids;
-        for (const auto& r : pending_collisions_) {
-            ids.push_back(r.id1);
-            ids.push_back(r.id2);
-        }
-        h5::append_rows(log.get(), "id", ids.data(), rows, true);
-        std::vector<double> column;
-        for (const auto& c : collision_columns) {
-            column.clear();
-            for (const auto& r : pending_collisions_)
-                column.push_back(r.*c.field);
-            h5::append_rows(log.get(), c.name, column.data(), rows, false);
-        }
-        pending_collisions_.clear();
-        pending_collision_steps_.clear();
-    }
-    if (!pending_.empty()) {
-        h5::Handle diag = h5::open_group(file.get(), "diagnostics");
-        const std::size_t rows = pending_.size();
-        std::vector<std::int64_t> steps;
-        for (const auto& d : pending_)
-            steps.push_back(d.step);
-        h5::append_rows(diag.get(), "step", steps.data(), rows, true);
-        std::vector<double> column;
-        for (const auto& s : series_specs) {
-            column.clear();
-            for (const auto& d : pending_) {
-                if (s.scalar) {
-                    column.push_back(d.*s.scalar);
-                } else {
-                    const Vec3& v = d.*s.vector;
-                    column.insert(column.end(), v.data(), v.data() + 3);
-                }
-            }
-            h5::append_rows(diag.get(), s.name, column.data(), rows, false);
-        }
-    }
-    h5::close_file(file, path_);
+    const std::uint64_t bytes = series_bytes(pending_collisions_.size(), collision_values_per_row) +
+                                series_bytes(pending_.size(), diagnostics_values_per_row);
+    write_session(path_, bytes, 32, [&](hid_t f) {
+        if (!pending_collisions_.empty())
+            append_collision_rows(f, pending_collisions_, pending_collision_steps_);
+        if (!pending_.empty()) append_diagnostics_rows(f, pending_);
+    });
+    pending_collisions_.clear();
+    pending_collision_steps_.clear();
     pending_.clear();
 }
 
@@ -271,19 +338,22 @@ void RunFile::truncate_after(std::int64_t step) {
     pending_.clear();
     pending_collisions_.clear();
     pending_collision_steps_.clear();
-    h5::Handle file = h5::open_file(path_, h5::Mode::read_write);
-    {
-        h5::Handle snaps = h5::open_group(file.get(), "snapshots");
+    write_session(path_, 0, 64, [&](hid_t f) {
+        h5::Handle snaps = h5::open_group(f, "snapshots");
         while (next_snapshot_index_ > 0) {
             const std::string last = snapshot_name(next_snapshot_index_ - 1);
             h5::Handle g = h5::open_group(snaps.get(), last);
-            if (h5::read_attr_int(g.get(), "step") <= step) break;
+            const std::int64_t last_step = h5::read_attr_int(g.get(), "step");
+            if (last_step <= step) {
+                last_snapshot_step_ = last_step;
+                break;
+            }
             g.reset();
             if (H5Ldelete(snaps.get(), last.c_str(), H5P_DEFAULT) < 0)
                 throw IoError("'" + path_ + "': cannot delete snapshot " + last);
             --next_snapshot_index_;
         }
-        h5::Handle diag = h5::open_group(file.get(), "diagnostics");
+        h5::Handle diag = h5::open_group(f, "diagnostics");
         const std::vector<std::int64_t> steps = h5::read_ints(diag.get(), "step");
         std::size_t keep = 0;
         while (keep < steps.size() && steps[keep] <= step)
@@ -291,7 +361,7 @@ void RunFile::truncate_after(std::int64_t step) {
         h5::truncate_rows(diag.get(), "step", keep);
         for (const auto& s : series_specs)
             h5::truncate_rows(diag.get(), s.name, keep);
-        h5::Handle log = h5::open_group(file.get(), "collisions");
+        h5::Handle log = h5::open_group(f, "collisions");
         const std::vector<std::int64_t> log_steps = h5::read_ints(log.get(), "step");
         std::size_t keep_log = 0;
         while (keep_log < log_steps.size() && log_steps[keep_log] <= step)
@@ -300,27 +370,24 @@ void RunFile::truncate_after(std::int64_t step) {
         h5::truncate_rows(log.get(), "id", keep_log);
         for (const auto& c : collision_columns)
             h5::truncate_rows(log.get(), c.name, keep_log);
-    }
-    h5::close_file(file, path_);
+    });
 }
 
 void RunFile::begin_continuation(const std::string& parameters_toml) {
-    h5::Handle file = h5::open_file(path_, h5::Mode::read_write);
-    h5::write_attr(file.get(), "complete", std::int64_t{0});
-    {
-        h5::Handle params = h5::open_group(file.get(), "parameters");
+    write_session(path_, parameters_toml.size(), 2, [&](hid_t f) {
+        h5::write_attr(f, "complete", std::int64_t{0});
+        h5::Handle params = h5::open_group(f, "parameters");
         h5::write_attr(params.get(), "toml", parameters_toml);
-    }
-    h5::close_file(file, path_);
+    });
 }
 
 void RunFile::mark_complete(bool complete, double energy_error, double angular_momentum_error) {
     flush();
-    h5::Handle file = h5::open_file(path_, h5::Mode::read_write);
-    h5::write_attr(file.get(), "complete", std::int64_t{complete ? 1 : 0});
-    h5::write_attr(file.get(), "relative_energy_error", energy_error);
-    h5::write_attr(file.get(), "relative_angular_momentum_error", angular_momentum_error);
-    h5::close_file(file, path_);
+    write_session(path_, 0, 3, [&](hid_t f) {
+        h5::write_attr(f, "complete", std::int64_t{complete ? 1 : 0});
+        h5::write_attr(f, "relative_energy_error", energy_error);
+        h5::write_attr(f, "relative_angular_momentum_error", angular_momentum_error);
+    });
 }
 
 void check_rubble_file(const std::string& path) {
@@ -358,7 +425,9 @@ Snapshot read_snapshot(const std::string& path, std::int64_t index) {
         const auto total = [&](const char* attr) {
             return h5::has_attr(s, attr) ? h5::read_attr_double(s, attr) : 0.0;
         };
-        snap.totals = {total("collisions_total"), total("overlaps_total"), total("merges_total")};
+        snap.totals = {total("collisions_total"),   total("overlaps_total"),
+                       total("merges_total"),       total("collisions_since_row"),
+                       total("overlaps_since_row"), total("max_overlap_since_row")};
         Bodies& b = snap.bodies;
         b.id = h5::read_ints(s, "id");
         b.mass = h5::read_doubles(s, "mass");
@@ -386,6 +455,7 @@ Snapshot read_snapshot(const std::string& path, std::int64_t index) {
     } catch (const std::logic_error&) {
         throw InputError(where + ": per-body datasets have different lengths");
     }
+    check_snapshot_values(snap, where);
     return snap;
 }
 

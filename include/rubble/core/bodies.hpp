@@ -9,6 +9,7 @@
 // later tree sort reorders the arrays), so nothing may keep an index across steps.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "rubble/core/types.hpp"
@@ -60,6 +61,15 @@ void remove_flagged(Bodies& b, const std::vector<std::uint8_t>& remove);
 
 /// Largest bulk density m / (4/3 pi R^3) over all bodies (kg/m^3); 0 for no bodies.
 [[nodiscard]] double max_density(const Bodies& b);
+
+/// A body holding a value that is not a finite number.
+struct NonFiniteValue {
+    std::size_t index; ///< array position
+    const char* field; ///< "position", "velocity", ...
+};
+/// The first body (in array order) with a non-finite mass, radius, position, velocity, spin,
+/// orientation or moment of inertia; nothing when every value is finite. O(N), in parallel.
+[[nodiscard]] std::optional<NonFiniteValue> first_non_finite(const Bodies& b);
 
 /// Shifts positions and velocities so the centre of mass is at rest at the origin.
 void move_to_centre_of_mass_frame(Bodies& b);

@@ -28,7 +28,8 @@ public:
     /// The collision engine (for its log); requires collisions_enabled().
     [[nodiscard]] collisions::EventDrivenDrift& collision_engine() { return *collisions_; }
 
-    /// One kick-drift-kick step of length dt.
+    /// One kick-drift-kick step of length dt. With collisions, a stop request during the
+    /// drift throws Interrupted and leaves the state exactly as it was before the step.
     void step();
 
     /// Simulated time (s). Computed as t_start + step * dt, never accumulated, so a resumed
@@ -47,6 +48,7 @@ public:
 
 private:
     Bodies bodies_;
+    Bodies step_start_; ///< bodies at the start of the step in progress (collisions only)
     std::unique_ptr<gravity::GravitySolver> gravity_;
     double dt_;
     double t_start_;

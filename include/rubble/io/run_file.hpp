@@ -5,6 +5,10 @@
 //
 // Crash safety: the file is opened for each write and closed right after, so between writes
 // it is always a closed, valid HDF5 file whose last snapshot can be read and resumed from.
+// Each write first reserves the space it needs and ends with fsync (file_space.hpp), so a full
+// disk or a file size limit fails a write before it touches the file, and rows are written
+// before the snapshot that follows them (a run killed between the two resumes from the
+// snapshot before, and writes those rows again).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,10 +21,12 @@ namespace rubble::io {
 
 inline constexpr std::int64_t output_format_version = 2;
 
-/// Running collision totals, stored with each snapshot so that a run resumed from any
-/// snapshot continues them exactly (the diagnostics row before it may be steps older).
+/// Running collision counters, stored with each snapshot so that a run resumed from any
+/// snapshot continues them exactly: the totals since the start of the run, and the counts
+/// since the last diagnostics row (which may be steps older than the snapshot).
 struct CollisionTotals {
     double collisions = 0, overlaps = 0, merges = 0;
+    double collisions_since_row = 0, overlaps_since_row = 0, max_overlap_since_row = 0;
 };
 
 struct Snapshot {
@@ -42,8 +48,10 @@ public:
     static RunFile open_existing(const std::string& path);
 
     [[nodiscard]] const std::string& path() const { return path_; }
+    /// Step of the last snapshot in the file (-1: none yet).
+    [[nodiscard]] std::int64_t last_snapshot_step() const { return last_snapshot_step_; }
 
-    /// Writes a snapshot and every buffered diagnostics row in one open/close.
+    /// Writes every buffered row, then a snapshot (two durable writes, in that order).
     void write_snapshot(const Bodies& b, double time, std::int64_t step,
                         const CollisionTotals& totals = {});
     /// Buffers one diagnostics row (written at the next snapshot or flush()).
@@ -68,6 +76,7 @@ private:
     std::vector<collisions::CollisionRecord> pending_collisions_;
     std::vector<std::int64_t> pending_collision_steps_;
     std::int64_t next_snapshot_index_ = 0;
+    std::int64_t last_snapshot_step_ = -1;
 };
 
 /// Throws InputError unless `path` is a readable rubble output.

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#include "file_space.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rubble/core/error.hpp"
+
+namespace rubble::io {
+namespace {
+
+class Descriptor {
+public:
+    Descriptor(const std::string& path, int flags) : fd_(::open(path.c_str(), flags)) {}
+    ~Descriptor() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    Descriptor(const Descriptor&) = delete;
+    Descriptor& operator=(const Descriptor&) = delete;
+    [[nodiscard]] int get() const { return fd_; }
+
+private:
+    int fd_;
+};
+
+std::string reason(int error) {
+    return error == EFBIG ? "file too large (a file size limit)" : std::strerror(error);
+}
+
+} // namespace
+
+void reserve_space(const std::string& path, std::uint64_t bytes) {
+    const Descriptor fd(path, O_RDWR | O_CLOEXEC);
+    if (fd.get() < 0) throw IoError("cannot open '" + path + "' for writing: " + reason(errno));
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) throw IoError("cannot stat '" + path + "': " + reason(errno));
+    // posix_fallocate returns the error instead of setting errno.
+    const int error =
+        ::posix_fallocate(fd.get(), st.st_size, static_cast<off_t>(bytes == 0 ? 1 : bytes));
+    if (error != 0) {
+        // A partial reservation may have grown the file; HDF5 ignores space past its end of
+        // allocation, and trims it at the next successful write.
+        throw IoError("cannot reserve " + std::to_string(bytes) + " bytes in '" + path +
+                      "': " + reason(error));
+    }
+}
+
+void make_durable(const std::string& path, bool new_file) {
+    {
+        const Descriptor fd(path, O_RDONLY | O_CLOEXEC);
+        if (fd.get() < 0 || ::fsync(fd.get()) != 0)
+            throw IoError("cannot flush '" + path + "' to the disk: " + reason(errno));
+    }
+    if (!new_file) return;
+    std::filesystem::path dir = std::filesystem::path(path).parent_path();
+    if (dir.empty()) dir = ".";
+    const Descriptor fd(dir.string(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd.get() >= 0) ::fsync(fd.get()); // some file systems refuse fsync on a directory
+}
+
+std::uint64_t metadata_allowance(std::uint64_t objects) {
+    // An object header with its attributes (units, description) and its share of the group
+    // index is a few KiB; 16 KiB each plus 1 MiB covers B-tree splits and heap growth.
+    return (std::uint64_t{1} << 20) + objects * (std::uint64_t{16} << 10);
+}
+
+} // namespace rubble::io
