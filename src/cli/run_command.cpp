@@ -161,13 +161,17 @@ void check_finite(const integrate::Simulation& sim, const io::RunFile& file) {
                        " (check units.G, the time step and the initial conditions)");
 }
 
-void check_finite(const integrate::Diagnostics& row, const io::RunFile& file) {
+// last_snapshot_step: -1 before the output is written.
+void check_finite(const integrate::Diagnostics& row, std::int64_t last_snapshot_step) {
     if (std::isfinite(row.total_energy) && row.angular_momentum.allFinite()) return;
     throw PhysicsError("step " + std::to_string(row.step) +
                        ": the total energy or angular momentum is not a finite number "
                        "(an overflow: check units.G, gravity.softening and the initial "
-                       "speeds); the output keeps its snapshots up to step " +
-                       std::to_string(file.last_snapshot_step()) + ", marked incomplete");
+                       "speeds); " +
+                       (last_snapshot_step < 0
+                            ? std::string("no output was written")
+                            : "the output keeps its snapshots up to step " +
+                                  std::to_string(last_snapshot_step) + ", marked incomplete"));
 }
 
 struct LoopResult {
@@ -209,7 +213,7 @@ LoopResult run_loop(integrate::Simulation& sim, io::RunFile& file, const Setup& 
         if (k % diag_every == 0 || last) {
             r.last_diag =
                 integrate::compute_diagnostics(sim.bodies(), sim.potentials(), sim.time(), k);
-            check_finite(r.last_diag, file);
+            check_finite(r.last_diag, file.last_snapshot_step());
             counters.fill(r.last_diag);
             energy_error = integrate::relative_energy_error(r.last_diag, start);
             file.append_diagnostics(r.last_diag);
@@ -248,6 +252,25 @@ bool already_finished(const Setup& s, std::int64_t n_total, const std::string& p
         << " (t = " << s.state.time + static_cast<double>(s.first_step) * s.config.dt
         << " s); nothing to do (extend it with --integrator.t_end or --integrator.n_steps)\n";
     return true;
+}
+
+// A new output with the parameters, the first diagnostics row and the first snapshot. If any of
+// that fails the file holds nothing to resume from: it is removed, so that nothing looks like
+// output.
+io::RunFile create_output(const Setup& s, const integrate::Simulation& sim,
+                          const integrate::Diagnostics& start) {
+    const std::string& path = s.config.output.file;
+    try {
+        io::RunFile file =
+            io::RunFile::create(path, s.params.to_toml(), s.state.time, s.config.output.overwrite);
+        file.append_diagnostics(start);
+        file.write_snapshot(sim.bodies(), sim.time(), sim.step_count());
+        return file;
+    } catch (const IoError& e) {
+        std::error_code ignored;
+        std::filesystem::remove(path, ignored);
+        throw IoError(std::string(e.what()) + "; the unfinished output '" + path + "' was removed");
+    }
 }
 
 // Runs the steps and ends the file (complete or resumable). A failed write says what the file
@@ -305,10 +328,14 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
         report_gravity_accuracy(sim, s.config, out);
 
     guard.defer();
-    io::RunFile file = resuming ? io::RunFile::open_existing(o.resume_path)
-                                : io::RunFile::create(s.config.output.file, s.params.to_toml(),
-                                                      s.state.time, s.config.output.overwrite);
     integrate::Diagnostics start, latest;
+    if (!resuming) {
+        start = integrate::compute_diagnostics(sim.bodies(), sim.potentials(), sim.time(), 0);
+        check_finite(start, -1);
+        latest = start;
+    }
+    io::RunFile file =
+        resuming ? io::RunFile::open_existing(o.resume_path) : create_output(s, sim, start);
     if (resuming) {
         file.truncate_after(s.first_step);
         const auto series = io::read_diagnostics(o.resume_path);
@@ -318,12 +345,6 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
         file.begin_continuation(s.params.to_toml());
         out << "resuming '" << o.resume_path << "' from step " << s.first_step
             << " (t = " << sim.time() << " s)\n";
-    } else {
-        start = integrate::compute_diagnostics(sim.bodies(), sim.potentials(), sim.time(), 0);
-        check_finite(start, file);
-        latest = start;
-        file.append_diagnostics(start);
-        file.write_snapshot(sim.bodies(), sim.time(), sim.step_count());
     }
 
     const auto wall_start = std::chrono::steady_clock::now();

@@ -64,8 +64,9 @@ void make_durable(const std::string& path, bool new_file) {
 
 std::uint64_t metadata_allowance(std::uint64_t objects) {
     // An object header with its attributes (units, description) and its share of the group
-    // index is a few KiB; 16 KiB each plus 1 MiB covers B-tree splits and heap growth.
-    return (std::uint64_t{1} << 20) + objects * (std::uint64_t{16} << 10);
+    // index is about a KiB (a run's file measures about 10 KiB of metadata per snapshot of
+    // 16 objects); 8 KiB each plus 256 KiB covers B-tree splits and heap growth many times.
+    return (std::uint64_t{256} << 10) + objects * (std::uint64_t{8} << 10);
 }
 
 } // namespace rubble::io

@@ -55,18 +55,29 @@ void silence_errors() {
     });
 }
 
+// File access without HDF5's own file locks: with them, anyone reading the output while the
+// run goes on (h5py, the analysis, a test) would make the run's next write fail. A run holds
+// its own lock against a second writer instead (FileLock, file_space.hpp).
+Handle unlocked_access() {
+    Handle fapl(checked(H5Pcreate(H5P_FILE_ACCESS), "H5Pcreate"), H5Pclose);
+    check(H5Pset_file_locking(fapl.get(), false, true), "H5Pset_file_locking");
+    return fapl;
+}
+
 Handle open_file(const std::string& path, Mode mode) {
     silence_errors();
+    const Handle fapl = unlocked_access();
     const hid_t id =
-        H5Fopen(path.c_str(), mode == Mode::read ? H5F_ACC_RDONLY : H5F_ACC_RDWR, H5P_DEFAULT);
+        H5Fopen(path.c_str(), mode == Mode::read ? H5F_ACC_RDONLY : H5F_ACC_RDWR, fapl.get());
     if (id < 0) throw IoError("cannot open HDF5 file '" + path + "'");
     return {id, H5Fclose};
 }
 
 Handle create_file(const std::string& path, bool truncate) {
     silence_errors();
+    const Handle fapl = unlocked_access();
     const hid_t id =
-        H5Fcreate(path.c_str(), truncate ? H5F_ACC_TRUNC : H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT);
+        H5Fcreate(path.c_str(), truncate ? H5F_ACC_TRUNC : H5F_ACC_EXCL, H5P_DEFAULT, fapl.get());
     if (id < 0) throw IoError("cannot create HDF5 file '" + path + "'");
     return {id, H5Fclose};
 }

@@ -118,11 +118,12 @@ h5::Handle open_rubble(const std::string& path, h5::Mode mode) {
     return file;
 }
 
-// Bytes that appending `rows` rows of `cols` values to a chunked series can allocate: the
-// rows' chunks (1024 rows each, hdf5_util.cpp) plus one partly filled chunk at either end.
+// Bytes that appending `rows` rows of `cols` values to chunked series can allocate: whole
+// chunks of 1024 rows (hdf5_util.cpp), one more where the rows end part-way into a chunk (the
+// chunk they start in, if partly filled, is already in the file).
 std::uint64_t series_bytes(std::size_t rows, std::size_t cols) {
     constexpr std::uint64_t chunk_rows = 1024;
-    return (rows / chunk_rows + 2) * chunk_rows * cols * sizeof(double);
+    return (rows / chunk_rows + 1) * chunk_rows * cols * sizeof(double);
 }
 
 // Bytes of one snapshot's per-body datasets.
@@ -222,6 +223,9 @@ RunFile RunFile::create(const std::string& path, const std::string& parameters_t
     const std::filesystem::path parent = std::filesystem::path(path).parent_path();
     std::error_code ec;
     if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+    // An existing output is locked before it is replaced: another run may be writing it.
+    FileLock lock;
+    if (std::filesystem::exists(path)) lock = FileLock::acquire(path, "output.file");
     h5::Handle file = h5::create_file(path, true);
     const hid_t f = file.get();
     h5::write_attr(f, "format", std::string("rubble"));
@@ -252,11 +256,14 @@ RunFile RunFile::create(const std::string& path, const std::string& parameters_t
     }
     h5::close_file(file, path);
     make_durable(path, true);
-    return RunFile(path);
+    RunFile run(path);
+    run.lock_ = lock.held() ? std::move(lock) : FileLock::acquire(path, "output.file");
+    return run;
 }
 
 RunFile RunFile::open_existing(const std::string& path) {
     RunFile run(path);
+    run.lock_ = FileLock::acquire(path, "--resume");
     run.next_snapshot_index_ = snapshot_count(path);
     if (run.next_snapshot_index_ == 0)
         throw InputError("'" + path + "' has no snapshot to resume from");

@@ -16,6 +16,7 @@
 #include "rubble/collisions/event_drift.hpp"
 #include "rubble/core/bodies.hpp"
 #include "rubble/integrate/diagnostics.hpp"
+#include "rubble/io/file_lock.hpp"
 
 namespace rubble::io {
 
@@ -77,6 +78,7 @@ private:
     std::vector<std::int64_t> pending_collision_steps_;
     std::int64_t next_snapshot_index_ = 0;
     std::int64_t last_snapshot_step_ = -1;
+    FileLock lock_; ///< held while this run may write the file
 };
 
 /// Throws InputError unless `path` is a readable rubble output.

@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: MIT
 // A run stopped and resumed ends bitwise where an uninterrupted run ends.
+#include <fstream>
+#include <iterator>
+#include <limits>
+
 #include <gtest/gtest.h>
 
 #include "cli_runner.hpp"
 #include "rubble/io/run_file.hpp"
+#include "run_comparison.hpp"
 #include "temp_dir.hpp"
 
 using rubble::test::run_rubble;
@@ -18,21 +23,8 @@ std::string params(const std::string& out) {
 }
 
 void expect_same_state(const std::string& a, const std::string& b) {
-    const auto sa = rubble::io::read_snapshot(a, -1), sb = rubble::io::read_snapshot(b, -1);
-    EXPECT_EQ(sa.step, sb.step);
-    EXPECT_EQ(sa.time, sb.time);
-    EXPECT_EQ(sa.bodies.pos, sb.bodies.pos);
-    EXPECT_EQ(sa.bodies.vel, sb.bodies.vel);
-    EXPECT_EQ(sa.bodies.spin, sb.bodies.spin);
-    for (std::size_t i = 0; i < sa.bodies.size(); ++i)
-        ASSERT_EQ(sa.bodies.orientation[i].coeffs(), sb.bodies.orientation[i].coeffs());
-    const auto da = rubble::io::read_diagnostics(a), db = rubble::io::read_diagnostics(b);
-    ASSERT_EQ(da.size(), db.size());
-    for (std::size_t i = 0; i < da.size(); ++i) {
-        EXPECT_EQ(da[i].step, db[i].step);
-        EXPECT_EQ(da[i].total_energy, db[i].total_energy);
-        EXPECT_EQ(da[i].angular_momentum, db[i].angular_momentum);
-    }
+    rubble::test::expect_same_final_state(a, b);
+    rubble::test::expect_same_diagnostics(a, b);
 }
 
 } // namespace
@@ -112,23 +104,11 @@ TEST(Resume, CollisionalRunResumesBitwiseWithItsLogAndCounters) {
     ASSERT_EQ(r.code, 0) << r.err;
     r = run_rubble({"run", "--resume", parts, "--quiet"});
     ASSERT_EQ(r.code, 0) << r.err;
-    expect_same_state(whole, parts);
-    const auto sa = rubble::io::read_snapshot(whole, -1), sb = rubble::io::read_snapshot(parts, -1);
-    EXPECT_EQ(sa.bodies.free_path, sb.bodies.free_path);
-    const auto da = rubble::io::read_diagnostics(whole), db = rubble::io::read_diagnostics(parts);
+    rubble::test::expect_same_run(whole, parts);
+    const auto da = rubble::io::read_diagnostics(whole);
     ASSERT_GT(da.back().collisions_total, 100.0);
-    EXPECT_EQ(da.back().collisions_total, db.back().collisions_total);
-    std::vector<std::int64_t> steps_a, steps_b;
-    const auto la = rubble::io::read_collision_log(whole, &steps_a);
-    const auto lb = rubble::io::read_collision_log(parts, &steps_b);
-    ASSERT_EQ(la.size(), lb.size());
-    EXPECT_EQ(static_cast<double>(la.size()), da.back().collisions_total);
-    EXPECT_EQ(steps_a, steps_b);
-    for (std::size_t k = 0; k < la.size(); ++k) {
-        ASSERT_EQ(la[k].time, lb[k].time) << k;
-        ASSERT_EQ(la[k].id1, lb[k].id1) << k;
-        ASSERT_EQ(la[k].id2, lb[k].id2) << k;
-    }
+    EXPECT_EQ(static_cast<double>(rubble::io::read_collision_log(whole).size()),
+              da.back().collisions_total);
 }
 
 TEST(CollisionParameters, APeriodicBoxNeedsGravityOff) {
@@ -141,4 +121,51 @@ TEST(CollisionParameters, APeriodicBoxNeedsGravityOff) {
     EXPECT_EQ(r.code, 2);
     EXPECT_NE(r.err.find("collisions.periodic_box"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("gravity.backend"), std::string::npos) << r.err;
+}
+
+namespace {
+
+std::string file_bytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+} // namespace
+
+TEST(Resume, AFinishedRunIsLeftUntouched) {
+    rubble::test::TempDir dir;
+    const std::string out = dir.file("r.h5");
+    ASSERT_EQ(run_rubble({"run", dir.write("a.toml", params(out)), "--quiet"}).code, 0);
+    const std::string before = file_bytes(out);
+    auto r = run_rubble({"run", "--resume", out, "--quiet"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("already complete at step 60"), std::string::npos) << r.out;
+    EXPECT_EQ(file_bytes(out), before);
+    // An end before the last snapshot cannot be honoured: refused, the file unchanged.
+    r = run_rubble({"run", "--resume", out, "--quiet", "--integrator.n_steps", "40"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("before that"), std::string::npos) << r.err;
+    EXPECT_EQ(file_bytes(out), before);
+}
+
+TEST(Resume, ASnapshotWithNonFiniteValuesIsRefused) {
+    rubble::test::TempDir dir;
+    const std::string out = dir.file("r.h5");
+    ASSERT_EQ(
+        run_rubble({"run", dir.write("a.toml", params(out)), "--quiet", "--stop-after", "5"}).code,
+        0);
+    // A last snapshot in which one body's velocity is NaN (a damaged file, or a run written by
+    // a version that did not stop on a non-finite state).
+    auto snap = rubble::io::read_snapshot(out, -1);
+    snap.bodies.vel[7].y() = std::numeric_limits<double>::quiet_NaN();
+    {
+        auto f = rubble::io::RunFile::open_existing(out);
+        f.write_snapshot(snap.bodies, snap.time + 200.0, snap.step + 1);
+    }
+    const auto r = run_rubble({"run", "--resume", out, "--quiet"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(
+        r.err.find("body id " + std::to_string(snap.bodies.id[7]) + " has a non-finite velocity"),
+        std::string::npos)
+        << r.err;
 }
