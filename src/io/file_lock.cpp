@@ -10,20 +10,36 @@
 
 namespace rubble::io {
 
+namespace {
+
+// An exclusive open-file-description lock on the whole file, however long it grows.
+bool lock_whole_file(int fd) {
+    struct flock whole {};
+    whole.l_type = F_WRLCK;
+    whole.l_whence = SEEK_SET; // l_start = l_len = 0: the whole file
+    return ::fcntl(fd, F_OFD_SETLK, &whole) == 0;
+}
+
+} // namespace
+
 FileLock FileLock::acquire(const std::string& path, const std::string& what) {
     FileLock lock;
     lock.fd_ = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
     if (lock.fd_ < 0)
         throw IoError("cannot open '" + path + "' to lock it: " + std::strerror(errno));
-    struct flock whole {};
-    whole.l_type = F_WRLCK;
-    whole.l_whence = SEEK_SET; // l_start = l_len = 0: the whole file, however long
-    if (::fcntl(lock.fd_, F_OFD_SETLK, &whole) != 0) {
+    if (!lock_whole_file(lock.fd_)) {
         if (errno == EAGAIN || errno == EACCES)
             throw InputError(what + " = \"" + path +
                              "\": the file is being written by another rubble run");
         throw IoError("cannot lock '" + path + "': " + std::strerror(errno));
     }
+    return lock;
+}
+
+FileLock FileLock::try_acquire(const std::string& path) {
+    FileLock lock;
+    lock.fd_ = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+    if (lock.fd_ >= 0 && !lock_whole_file(lock.fd_)) lock = FileLock();
     return lock;
 }
 

@@ -5,6 +5,7 @@
 #include <mutex>
 
 #include "rubble/core/error.hpp"
+#include "undo_journal.hpp"
 
 namespace rubble::io::h5 {
 namespace {
@@ -70,6 +71,14 @@ Handle open_file(const std::string& path, Mode mode) {
     const hid_t id =
         H5Fopen(path.c_str(), mode == Mode::read ? H5F_ACC_RDONLY : H5F_ACC_RDWR, fapl.get());
     if (id < 0) throw IoError("cannot open HDF5 file '" + path + "'");
+    return {id, H5Fclose};
+}
+
+Handle open_file_journaled(const std::string& path, std::uint64_t old_size) {
+    silence_errors();
+    const Handle fapl(journaled_access(old_size), H5Pclose);
+    const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDWR, fapl.get());
+    if (id < 0) throw IoError("cannot open HDF5 file '" + path + "' for writing");
     return {id, H5Fclose};
 }
 

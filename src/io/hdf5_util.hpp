@@ -59,6 +59,9 @@ enum class Mode { read, read_write };
 [[nodiscard]] Handle open_file(const std::string& path, Mode mode);
 /// Creates a file (truncating when `truncate`); throws IoError naming the path.
 [[nodiscard]] Handle create_file(const std::string& path, bool truncate);
+/// Opens an existing file for a write session through the undo journal (undo_journal.hpp);
+/// `old_size` is the file's length before the session's space was reserved.
+[[nodiscard]] Handle open_file_journaled(const std::string& path, std::uint64_t old_size);
 /// Closes and checks: an error on close means data may not have reached the disk.
 void close_file(Handle& file, const std::string& path);
 

@@ -10,6 +10,7 @@
 #include "hdf5_util.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/version.hpp"
+#include "undo_journal.hpp"
 
 namespace rubble::io {
 namespace {
@@ -94,8 +95,17 @@ const CollisionColumn collision_columns[] = {
      &collisions::CollisionRecord::impact_parameter},
 };
 
+// A journal left by a run that died in the middle of a write: if no run holds the file's lock
+// (a live run's session is in progress otherwise), the write is undone before reading.
+void recover_interrupted_write(const std::string& path) {
+    if (!std::filesystem::exists(journal_path(path))) return;
+    const auto lock = FileLock::try_acquire(path);
+    if (lock.held()) roll_back_journal(path);
+}
+
 h5::Handle open_rubble(const std::string& path, h5::Mode mode) {
     if (!std::filesystem::exists(path)) throw InputError("'" + path + "': no such file");
+    recover_interrupted_write(path);
     h5::Handle file;
     try {
         file = h5::open_file(path, mode);
@@ -118,6 +128,18 @@ h5::Handle open_rubble(const std::string& path, h5::Mode mode) {
     return file;
 }
 
+// Puts back the file as it was before a failed session: the old bytes the journal saved, and
+// its old length (space reserved or objects written past it are not referenced by anything).
+void undo_session(const std::string& path, std::uint64_t old_size, const std::string& failure) {
+    try {
+        roll_back_journal(path);
+        std::filesystem::resize_file(path, old_size);
+    } catch (const std::exception& e) {
+        throw IoError(failure + "; undoing the failed write failed too (" + e.what() +
+                      "): the next rubble run --resume will try again");
+    }
+}
+
 // Bytes that appending `rows` rows of `cols` values to chunked series can allocate: whole
 // chunks of 1024 rows (hdf5_util.cpp), one more where the rows end part-way into a chunk (the
 // chunk they start in, if partly filled, is already in the file).
@@ -137,16 +159,23 @@ constexpr std::size_t collision_values_per_row =
     1 + 2 + sizeof(collision_columns) / sizeof(collision_columns[0]);
 constexpr std::size_t diagnostics_values_per_row = 1 + 3 * std::size(series_specs);
 
-// One write: reserve the space it can need, write, close (checked), and make it durable
-// (file_space.hpp explains why each write is done this way).
+// One write session: reserve the space it can need, write through the undo journal, close
+// (checked), make it durable and drop the journal. A session that fails is undone at once, so
+// the file is exactly what it was before (file_space.hpp and undo_journal.hpp say why).
 template <class Write>
 void write_session(const std::string& path, std::uint64_t data_bytes, std::uint64_t objects,
                    Write&& write) {
+    const std::uint64_t old_size = std::filesystem::file_size(path);
     reserve_space(path, data_bytes + metadata_allowance(objects));
-    h5::Handle file = h5::open_file(path, h5::Mode::read_write);
-    write(file.get());
-    h5::close_file(file, path);
-    make_durable(path);
+    try {
+        h5::Handle file = h5::open_file_journaled(path, old_size);
+        write(file.get());
+        h5::close_file(file, path);
+    } catch (const std::exception& e) {
+        undo_session(path, old_size, e.what());
+        throw;
+    }
+    commit_journal(path);
 }
 
 void append_collision_rows(hid_t f, const std::vector<collisions::CollisionRecord>& records,
@@ -264,6 +293,7 @@ RunFile RunFile::create(const std::string& path, const std::string& parameters_t
 RunFile RunFile::open_existing(const std::string& path) {
     RunFile run(path);
     run.lock_ = FileLock::acquire(path, "--resume");
+    roll_back_journal(path); // a write the run that stopped left half done
     run.next_snapshot_index_ = snapshot_count(path);
     if (run.next_snapshot_index_ == 0)
         throw InputError("'" + path + "' has no snapshot to resume from");

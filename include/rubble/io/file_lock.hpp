@@ -14,6 +14,8 @@ public:
     /// Locks `path` (which must exist). Throws InputError naming `what` (the parameter or option
     /// that named the file) if another process holds the lock, IoError if it cannot be taken.
     static FileLock acquire(const std::string& path, const std::string& what);
+    /// Locks `path` if no other process holds it; an empty lock (held() false) otherwise.
+    static FileLock try_acquire(const std::string& path);
     FileLock(FileLock&& o) noexcept;
     FileLock& operator=(FileLock&& o) noexcept;
     FileLock(const FileLock&) = delete;

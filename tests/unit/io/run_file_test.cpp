@@ -63,16 +63,20 @@ TEST(RunFile, DiagnosticsAreWrittenWithSnapshotsAndTruncatedOnResume) {
     test::TempDir dir;
     const std::string path = dir.file("b.h5");
     const Bodies b = sample_bodies();
-    io::RunFile f = io::RunFile::create(path, "", 0.0, false);
-    for (std::int64_t k = 0; k <= 4; ++k)
-        f.append_diagnostics(row(k));
-    f.write_snapshot(b, 2.0, 4);
-    for (std::int64_t k = 5; k <= 9; ++k)
-        f.append_diagnostics(row(k));
-    f.write_snapshot(b, 4.5, 9);
-    f.append_diagnostics(row(10));
-    f.flush(); // a run killed after step 10: the last snapshot is at step 9
-    EXPECT_EQ(io::read_diagnostics(path).size(), 11u);
+    {
+        io::RunFile f = io::RunFile::create(path, "", 0.0, false);
+        for (std::int64_t k = 0; k <= 4; ++k)
+            f.append_diagnostics(row(k));
+        f.write_snapshot(b, 2.0, 4);
+        for (std::int64_t k = 5; k <= 9; ++k)
+            f.append_diagnostics(row(k));
+        f.write_snapshot(b, 4.5, 9);
+        f.append_diagnostics(row(10));
+        f.flush(); // a run killed after step 10: the last snapshot is at step 9
+        EXPECT_EQ(io::read_diagnostics(path).size(), 11u);
+        // While the run lives, no second run may write its file.
+        EXPECT_THROW((void)io::RunFile::open_existing(path), InputError);
+    } // the run ends (its lock with it)
 
     io::RunFile g = io::RunFile::open_existing(path);
     g.truncate_after(4);
