@@ -33,8 +33,10 @@ InitialState make_initial_state(const io::RunConfig& c) {
         break;
     }
     }
-    if (c.centre_of_mass_frame) move_to_centre_of_mass_frame(s.bodies);
+    // Validated before the shift: one NaN would otherwise spread to every body through the
+    // centre of mass and be blamed on the first of them.
     validate_bodies(s.bodies, origin);
+    if (c.centre_of_mass_frame) move_to_centre_of_mass_frame(s.bodies);
     return s;
 }
 
