@@ -5,12 +5,14 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <unistd.h>
 
 #include "rubble/core/types.hpp"
 #include "rubble/ic/generators.hpp"
 #include "rubble/io/run_checks.hpp"
+#include "rubble/io/run_file.hpp"
 
 namespace rubble::io {
 namespace {
@@ -175,8 +177,33 @@ void check_gravity_scales(const ParameterSet& p, const RunConfig& c, const Plann
                 "radii is usual");
 }
 
-void check_scales(const ParameterSet& p, const RunConfig& c) {
-    const PlannedSystem s = planned_system(c);
+// The same numbers from an initial-condition file's bodies, or nothing when a value is not
+// finite and positive where it must be: validation then names the body that has it.
+std::optional<PlannedSystem> loaded_system(const RunConfig& c) {
+    const Bodies b = read_snapshot(c.ic_file, c.ic_snapshot).bodies;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        if (!(finite_positive(b.mass[i]) && finite_positive(b.radius[i]) && b.pos[i].allFinite() &&
+              b.vel[i].allFinite() && b.spin[i].allFinite()))
+            return std::nullopt;
+    }
+    PlannedSystem s;
+    s.mass = total_mass(b);
+    s.density = max_density(b);
+    Vec3 centre = Vec3::Zero(), drift = Vec3::Zero();
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        centre += b.mass[i] / s.mass * b.pos[i];
+        drift += b.mass[i] / s.mass * b.vel[i];
+    }
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        s.radius = std::max(s.radius, (b.pos[i] - centre).norm() + b.radius[i]);
+        s.speed = std::max(s.speed, (b.vel[i] - drift).norm());
+        s.spin_speed = std::max(s.spin_speed, b.spin[i].norm() * b.radius[i]);
+    }
+    s.mass_key = s.speed_key = "ic.file.path";
+    return s;
+}
+
+void check_scales(const ParameterSet& p, const RunConfig& c, const PlannedSystem& s) {
     if (!finite_positive(s.mass) || !finite_positive(s.radius))
         throw p.error(s.mass_key, "the initial bodies' total mass or size" + system_text(s) +
                                       " is not finite in double precision");
@@ -185,9 +212,9 @@ void check_scales(const ParameterSet& p, const RunConfig& c) {
                                        approx_text(s.speed) + " m/s" + system_text(s) +
                                        " overflows double precision");
     if (!std::isfinite(s.mass * s.spin_speed * s.spin_speed))
-        throw p.error("ic.motion.w0", "the spin energy with surface speeds up to " +
-                                          approx_text(s.spin_speed) + " m/s" + system_text(s) +
-                                          " overflows double precision");
+        throw p.error(c.ic_type == IcType::file ? "ic.file.path" : "ic.motion.w0",
+                      "the spin energy with surface speeds up to " + approx_text(s.spin_speed) +
+                          " m/s" + system_text(s) + " overflows double precision");
     if (c.gravity.backend != gravity::Backend::none) check_gravity_scales(p, c, s);
 }
 
@@ -206,10 +233,14 @@ double available_memory() {
 }
 
 void check_initial_conditions(const ParameterSet& p, const RunConfig& c) {
-    if (c.ic_type == IcType::file) return; // read and validated body by body
+    if (c.ic_type == IcType::file) {
+        // Read once more here, so that the refusal can name where units.G was set.
+        if (const auto s = loaded_system(c)) check_scales(p, c, *s);
+        return;
+    }
     if (c.ic_type == IcType::cloud) check_cloud(p, c.cloud);
     check_memory(p, c);
-    check_scales(p, c);
+    check_scales(p, c, planned_system(c));
 }
 
 void check_new_run(const ParameterSet& p, const RunConfig& c, const std::string& params_path) {

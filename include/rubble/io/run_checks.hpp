@@ -26,7 +26,8 @@ void check_new_run(const ParameterSet& p, const RunConfig& c, const std::string&
 /// The initial conditions can be built: the body count fits in memory and does not overflow,
 /// a cloud's spheres fit in its region at a volume fraction placement can reach, and the
 /// derived scales (total mass, escape speed, binding and kinetic energy, free-fall rate,
-/// softened distance) are finite and non-zero in double precision.
+/// softened distance) are finite and non-zero in double precision: from the parameters for
+/// generated bodies, from the bodies of ic.file.path (read for this) otherwise.
 void check_initial_conditions(const ParameterSet& p, const RunConfig& c);
 
 /// output.file is usable and replaces no input: not the parameter file or ic.file.path, not
