@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Feasibility of the initial conditions, judged from the parameters alone before any body is
-// made: memory, placement, and the physical scales the run will form from them.
+// Feasibility of the initial conditions, judged before any body is made (from the parameters;
+// an initial-condition file is read for it): memory, placement, and the physical scales the
+// run will form from them.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -60,7 +61,7 @@ std::string region_name(const ic::CloudConfig& c) {
 }
 
 // Mean of (R / scale)^3 over the generator's own radius sampler: exact for fixed radii and
-// within about 1% from 4096 draws otherwise, whatever the distribution. The ratio to the
+// within a few percent from 4096 draws otherwise, whatever the distribution. The ratio to the
 // region's size keeps the volume fraction free of overflow for any size.
 double mean_cubed_radius(const ic::CloudConfig& c, double scale) {
     const int draws = fixed_radius(c) ? 1 : 4096;
@@ -94,14 +95,14 @@ void check_cloud(const ParameterSet& p, const ic::CloudConfig& c) {
                           " (it jams near 0.38): increase ic.cloud.size or decrease ic.cloud.n");
 }
 
-// The few numbers of a generated system from which the run's scales follow.
+// The few numbers of the initial bodies from which the run's scales follow.
 struct PlannedSystem {
     double mass = 0.0;       ///< kg, total
     double radius = 0.0;     ///< m, extent about the centre (periapsis for two bodies)
     double density = 0.0;    ///< kg m^-3, largest
     double speed = 0.0;      ///< m/s, largest
     double spin_speed = 0.0; ///< m/s, largest surface speed of a spin
-    std::string mass_key, speed_key;
+    std::string mass_key, speed_key, spin_key; ///< the parameters each comes from
 };
 
 double sphere_volume(double r) {
@@ -113,6 +114,7 @@ void add_motion(PlannedSystem& s, const RunConfig& c, double body_radius) {
     s.speed = c.motion.v0 + rotation;
     s.speed_key = c.motion.v0 >= rotation ? "ic.motion.v0" : "ic.motion.omega";
     s.spin_speed = c.motion.w0 * body_radius;
+    s.spin_key = "ic.motion.w0";
 }
 
 PlannedSystem planned_system(const RunConfig& c) {
@@ -199,7 +201,7 @@ std::optional<PlannedSystem> loaded_system(const RunConfig& c) {
         s.speed = std::max(s.speed, (b.vel[i] - drift).norm());
         s.spin_speed = std::max(s.spin_speed, b.spin[i].norm() * b.radius[i]);
     }
-    s.mass_key = s.speed_key = "ic.file.path";
+    s.mass_key = s.speed_key = s.spin_key = "ic.file.path";
     return s;
 }
 
@@ -212,9 +214,9 @@ void check_scales(const ParameterSet& p, const RunConfig& c, const PlannedSystem
                                        approx_text(s.speed) + " m/s" + system_text(s) +
                                        " overflows double precision");
     if (!std::isfinite(s.mass * s.spin_speed * s.spin_speed))
-        throw p.error(c.ic_type == IcType::file ? "ic.file.path" : "ic.motion.w0",
-                      "the spin energy with surface speeds up to " + approx_text(s.spin_speed) +
-                          " m/s" + system_text(s) + " overflows double precision");
+        throw p.error(s.spin_key, "the spin energy with surface speeds up to " +
+                                      approx_text(s.spin_speed) + " m/s" + system_text(s) +
+                                      " overflows double precision");
     if (c.gravity.backend != gravity::Backend::none) check_gravity_scales(p, c, s);
 }
 
