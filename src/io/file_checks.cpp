@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <unistd.h>
 
 #include "rubble/io/run_checks.hpp"
 #include "rubble/io/run_file.hpp"
@@ -63,14 +64,23 @@ void check_not_an_input(const ParameterSet& p, const RunConfig& c, const std::st
                                          "output.overwrite says");
 }
 
+// HDF5 would fail later with "cannot create HDF5 file", naming neither key nor reason.
+void check_output_directory(const ParameterSet& p, const std::string& out) {
+    const fs::path parent = fs::path(out).parent_path();
+    const std::string dir = parent.empty() ? "." : parent.string();
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        throw p.error("output.file", "the directory '" + dir + "' does not exist");
+    if (::access(dir.c_str(), W_OK) != 0)
+        throw p.error("output.file", "the directory '" + dir + "' is not writable");
+}
+
 void check_output_file(const ParameterSet& p, const RunConfig& c, const std::string& params_path) {
     const std::string& out = c.output.file;
     check_name_length(p, "output.file", out);
     check_not_an_input(p, c, params_path);
-    const fs::path dir = fs::path(out).parent_path();
+    check_output_directory(p, out);
     std::error_code ec;
-    if (!dir.empty() && !fs::is_directory(dir, ec))
-        throw p.error("output.file", "the directory '" + dir.string() + "' does not exist");
     const fs::file_status st = fs::status(out, ec);
     if (!fs::exists(st)) return;
     if (!c.output.overwrite)
