@@ -29,7 +29,8 @@ InitialState make_initial_state(const io::RunConfig& c) {
         io::Snapshot snap = io::read_snapshot(c.ic_file, c.ic_snapshot);
         s.bodies = std::move(snap.bodies);
         s.time = snap.time;
-        origin = "ic.file.path = \"" + c.ic_file + "\", snapshot " + std::to_string(snap.index);
+        origin = (c.ic_file_source.empty() ? "" : c.ic_file_source + ": ") + "ic.file.path = \"" +
+                 c.ic_file + "\", snapshot " + std::to_string(snap.index);
         break;
     }
     }

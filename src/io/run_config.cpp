@@ -141,6 +141,7 @@ RunConfig make_run_config(const ParameterSet& p) {
     c.two_body.e = p.real("ic.two_body.e");
 
     c.ic_file = p.string("ic.file.path");
+    c.ic_file_source = p.source("ic.file.path");
     c.ic_snapshot = p.integer("ic.file.snapshot");
     if (c.ic_type == IcType::file && c.ic_file.empty())
         throw p.error("ic.file.path", "must name a rubble HDF5 file when ic.type = \"file\"");

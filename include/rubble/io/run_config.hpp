@@ -42,6 +42,7 @@ struct RunConfig {
     ic::TwoBodyConfig two_body;
     ic::MotionConfig motion;
     std::string ic_file;
+    std::string ic_file_source; ///< where ic.file.path was set ("run.toml:12"), for messages
     std::int64_t ic_snapshot = -1;
 };
 

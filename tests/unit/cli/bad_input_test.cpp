@@ -310,7 +310,7 @@ const std::vector<BadInput>& cases() {
         {"IcFileWithNaN",
          section("ic", "type = \"file\"\n[ic.file]\npath = \"{dir}/nan.h5\"\n"),
          {},
-         {"ic.file.path", "body id 5", "position", "not finite"}},
+         {"p.toml:11: ic.file.path", "body id 5", "position", "not finite"}},
         {"IcFileWithHugeG",
          section("units",
                  "G = 1e308\n[ic]\ntype = \"file\"\n[ic.file]\npath = \"{dir}/good.h5\"\n"),
@@ -324,7 +324,7 @@ const std::vector<BadInput>& cases() {
         {"IcFileOverlapping",
          section("ic", "type = \"file\"\n[ic.file]\npath = \"{dir}/overlap.h5\"\n"),
          {},
-         {"ic.file.path", "ids 7 and 8 overlap"}},
+         {"p.toml:11: ic.file.path", "ids 7 and 8 overlap"}},
         // Command-line overrides.
         {"OverrideZeroTimeStep",
          base(),
