@@ -17,6 +17,7 @@
 #include "rubble/ic/initial_conditions.hpp"
 #include "rubble/integrate/diagnostics.hpp"
 #include "rubble/integrate/simulation.hpp"
+#include "rubble/io/run_checks.hpp"
 #include "rubble/io/run_config.hpp"
 #include "rubble/io/run_file.hpp"
 
@@ -42,10 +43,7 @@ Setup prepare_new_run(const RunOptions& o) {
     for (const auto& [key, text] : o.overrides)
         s.params.set_from_text(key, text, "command line (--" + key + ")");
     s.config = io::make_run_config(s.params);
-    if (!s.config.output.overwrite && std::filesystem::exists(s.config.output.file)) {
-        throw s.params.error("output.file",
-                             "file exists; set output.overwrite = true or choose another name");
-    }
+    io::check_new_run(s.params, s.config, o.params_path);
     s.state = ic::make_initial_state(s.config);
     return s;
 }

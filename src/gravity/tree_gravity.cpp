@@ -160,7 +160,7 @@ TreeGravity::TreeGravity(double G, double softening, double theta, int order, in
     : G_(G), eps2_(softening * softening), theta_(theta), order_(order), bucket_size_(bucket_size),
       group_size_(group_size) {
     if (bucket_size < 1 || group_size < 1)
-        throw std::invalid_argument("TreeGravity: group and group sizes >= 1");
+        throw std::invalid_argument("TreeGravity: bucket and group sizes must be >= 1");
     if (!(theta > 0.0 && theta < 1.0)) throw std::invalid_argument("TreeGravity: theta in (0, 1)");
     if (order < 1 || order > tree::max_multipole_order)
         throw std::invalid_argument("TreeGravity: multipole order in [1, 4]");

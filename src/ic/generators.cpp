@@ -14,6 +14,11 @@ namespace {
 // Random sequential addition stops trying one sphere after this many rejected positions; by
 // then the volume fraction is close to the jamming limit (~0.38 for equal spheres, Feder 1980).
 constexpr int max_attempts_per_sphere = 20000;
+// And the whole cloud after this many per sphere on average, so that no input can keep it
+// placing for hours: each sphere can fail just short of the per-sphere limit. Filling to the
+// volume fraction io::max_cloud_volume_fraction = 0.3 takes about 50 per sphere on average
+// (2e4 equal spheres, sphere or cube), 4 for a power law of radii 0.5 to 3.
+constexpr double max_mean_attempts = 1000.0;
 
 Vec3 random_centre(const CloudConfig& c, double r, Rng& rng) {
     if (c.region == Region::sphere) return rng.in_ball(c.size - r);
@@ -70,10 +75,14 @@ Bodies make_cloud(const CloudConfig& c, Rng& rng) {
     Bodies b;
     b.reserve(n);
     SphereGrid grid(2.0 * r_max);
+    const double budget = max_mean_attempts * static_cast<double>(n);
+    double attempts = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
         const double r = radii[i];
         bool placed = false;
-        for (int attempt = 0; attempt < max_attempts_per_sphere && !placed; ++attempt) {
+        for (int attempt = 0; attempt < max_attempts_per_sphere && !placed && attempts < budget;
+             ++attempt) {
+            attempts += 1.0;
             const Vec3 p = random_centre(c, r, rng);
             bool free = true;
             grid.for_each_near(p, [&](std::size_t j) {
@@ -88,8 +97,9 @@ Bodies make_cloud(const CloudConfig& c, Rng& rng) {
         }
         if (!placed) {
             throw InputError("ic.cloud: placed only " + std::to_string(i) + " of " +
-                             std::to_string(n) + " spheres: the volume fraction " +
-                             std::to_string(fraction) +
+                             std::to_string(n) + " spheres in " +
+                             std::to_string(static_cast<long long>(attempts)) +
+                             " attempts: the volume fraction " + std::to_string(fraction) +
                              " is too close to the random-packing limit (~0.38 for equal "
                              "spheres); increase ic.cloud.size or decrease ic.cloud.n");
         }

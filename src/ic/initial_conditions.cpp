@@ -29,12 +29,15 @@ InitialState make_initial_state(const io::RunConfig& c) {
         io::Snapshot snap = io::read_snapshot(c.ic_file, c.ic_snapshot);
         s.bodies = std::move(snap.bodies);
         s.time = snap.time;
-        origin = "ic.file.path = \"" + c.ic_file + "\", snapshot " + std::to_string(snap.index);
+        origin = (c.ic_file_source.empty() ? "" : c.ic_file_source + ": ") + "ic.file.path = \"" +
+                 c.ic_file + "\", snapshot " + std::to_string(snap.index);
         break;
     }
     }
-    if (c.centre_of_mass_frame) move_to_centre_of_mass_frame(s.bodies);
+    // Validated before the shift: one NaN would otherwise spread to every body through the
+    // centre of mass and be blamed on the first of them.
     validate_bodies(s.bodies, origin);
+    if (c.centre_of_mass_frame) move_to_centre_of_mass_frame(s.bodies);
     return s;
 }
 

@@ -2,13 +2,13 @@
 // TOML parameter files (TOML v1.0 via toml++), read strictly: every key must be known.
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <sys/stat.h>
 
 #include <toml++/toml.h>
 
 #include "rubble/io/parameters.hpp"
+#include "toml_limits.hpp"
 
 namespace rubble::io {
 namespace {
@@ -41,9 +41,36 @@ void read_table(const toml::table& table, const std::string& prefix, const std::
     }
 }
 
+InputError unreadable(const std::string& path, const std::string& why) {
+    return InputError("cannot read parameter file '" + path + "': " + why);
+}
+
+// Refuses what is not a text file before reading: a directory, or a device such as /dev/zero
+// that would never end. Pipes stay allowed (`rubble run <(generate-params)`): the read below
+// is bounded.
+void check_file_kind(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) throw unreadable(path, std::strerror(errno));
+    if (S_ISDIR(st.st_mode)) throw unreadable(path, "it is a directory");
+    if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISSOCK(st.st_mode))
+        throw unreadable(path, "it is a device or socket, not a regular file");
+}
+
+// At most max_parameter_file_bytes + 1 bytes: enough to tell that a file is too large.
+std::string read_bounded(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw unreadable(path, std::strerror(errno));
+    std::string text(max_parameter_file_bytes + 1, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    if (in.bad()) throw unreadable(path, "read error");
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    return text;
+}
+
 } // namespace
 
 ParameterSet parse_parameters(const std::string& toml_text, const std::string& origin) {
+    check_toml_text(toml_text, origin);
     toml::table table;
     try {
         table = toml::parse(toml_text, origin);
@@ -52,23 +79,14 @@ ParameterSet parse_parameters(const std::string& toml_text, const std::string& o
                          ": malformed TOML: " + std::string(e.description()));
     }
     ParameterSet params;
+    params.set_origin(origin);
     read_table(table, "", origin, params);
     return params;
 }
 
 ParameterSet load_parameter_file(const std::string& path) {
-    if (std::filesystem::is_directory(path))
-        throw InputError("cannot read parameter file '" + path + "': it is a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw InputError("cannot read parameter file '" + path + "': " + std::strerror(errno));
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) {
-        throw InputError("cannot read parameter file '" + path + "': read error");
-    }
-    return parse_parameters(text.str(), path);
+    check_file_kind(path);
+    return parse_parameters(read_bounded(path), path);
 }
 
 } // namespace rubble::io

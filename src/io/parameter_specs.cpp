@@ -9,11 +9,15 @@
 
 #include "rubble/gravity/gravity_solver.hpp"
 #include "rubble/io/parameters.hpp"
+#include "rubble/io/run_config.hpp"
 
 namespace rubble::io {
 namespace {
 
 constexpr double inf = std::numeric_limits<double>::infinity();
+// Tree leaves and walk groups beyond this many bodies only make the tree a slow direct sum;
+// the bound also keeps the sizes well inside the solvers' int.
+constexpr double max_tree_group = 65536;
 
 ParamSpec real(std::string key, std::string unit, std::string def, std::string help, double lo,
                double hi, bool lo_open, bool hi_open = true) {
@@ -66,7 +70,8 @@ std::vector<ParamSpec> make_specs() {
                  "Leapfrog time step; keep it below 1/(2 sqrt(G rho_max)) (docs/integrator.md)"),
         non_negative("integrator.t_end", "s", "0.0",
                      "Simulated time at which the run ends; 0: use integrator.n_steps"),
-        integer("integrator.n_steps", "0", "Number of steps to run; 0: use integrator.t_end", 0),
+        integer("integrator.n_steps", "0", "Number of steps to run; 0: use integrator.t_end", 0,
+                max_steps),
         text("gravity.backend", "\"auto\"",
              "Gravity solver: direct = O(N^2) pairwise sum; tree = Barnes-Hut octree with "
              "multipoles, O(N log N); auto = tree from " +
@@ -90,11 +95,11 @@ std::vector<ParamSpec> make_specs() {
                   false,
                   false,
                   {}},
-        integer("gravity.bucket_size", "16", "Bodies per tree leaf", 1),
+        integer("gravity.bucket_size", "16", "Bodies per tree leaf", 1, max_tree_group),
         integer("gravity.group_size", "64",
                 "CPU tree: the walk builds one interaction list per group, the largest nodes of "
                 "at most this many bodies (at most bucket_size: one list per leaf; docs/tree.md)",
-                1),
+                1, max_tree_group),
         text("gravity.gpu_precision", "\"double\"",
              "gpu-tree arithmetic: double = double precision throughout; mixed = multipole "
              "(far-field) terms in single precision from double offsets, body-body terms and "
@@ -273,6 +278,9 @@ const ParamSpec* find_spec(const std::string& key) {
 }
 
 std::string closest_key(const std::string& key) {
+    // The edit distance costs |key| x |spec key|; a key far longer than any spec is no typo.
+    constexpr std::size_t longest_typo = 64;
+    if (key.size() > longest_typo) return "";
     std::string best;
     std::size_t best_d = key.size() / 2 + 2; // only suggest reasonably close keys
     for (const auto& s : parameter_specs()) {

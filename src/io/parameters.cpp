@@ -42,9 +42,18 @@ std::string with_unit(const ParamSpec& spec) {
     return spec.unit.empty() ? std::string() : " (" + spec.unit + ")";
 }
 
+// Keeps a message to one readable line when a value or key is absurdly long (a fuzzed or
+// generated file): the start identifies it.
+std::string clipped(std::string text) {
+    constexpr std::size_t max_chars = 1000;
+    if (text.size() > max_chars) text = text.substr(0, max_chars) + "...";
+    return text;
+}
+
 InputError make_error(const std::string& source, const std::string& key, const ParamValue& v,
                       const std::string& reason) {
-    return InputError(source + ": " + key + " = " + to_toml_text(v) + ": " + reason);
+    return InputError(source + ": " + clipped(key) + " = " + clipped(to_toml_text(v)) + ": " +
+                      reason);
 }
 
 bool in_range(const ParamSpec& s, double x) {
@@ -120,6 +129,12 @@ std::string to_toml_text(const ParamValue& v) {
     return out + "\"";
 }
 
+std::string approx_text(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", x);
+    return buf;
+}
+
 ParameterSet::ParameterSet() {
     for (const auto& s : parameter_specs()) {
         ParamValue v;
@@ -145,7 +160,7 @@ void ParameterSet::set(const std::string& key, const ParamValue& value, const st
     const ParamSpec* s = find_spec(key);
     if (!s) {
         const std::string near = closest_key(key);
-        throw InputError(source + ": unknown parameter '" + key + "'" +
+        throw InputError(source + ": unknown parameter '" + clipped(key) + "'" +
                          (near.empty() ? "" : " (did you mean '" + near + "'?)"));
     }
     entries_[key] = Entry{validated(*s, value, source), source};
@@ -159,7 +174,7 @@ void ParameterSet::set_from_text(const std::string& key, const std::string& text
         return;
     }
     const auto bad = [&](const char* what) {
-        return InputError(source + ": " + key + " = " + text + ": expected " + what +
+        return InputError(source + ": " + key + " = " + clipped(text) + ": expected " + what +
                           with_unit(*s));
     };
     switch (s->type) {
@@ -210,13 +225,17 @@ const std::string& ParameterSet::string(const std::string& key) const {
 const ParamValue& ParameterSet::value(const std::string& key) const {
     return entry(key).value;
 }
-const std::string& ParameterSet::source(const std::string& key) const {
-    return entry(key).source;
+std::string ParameterSet::source(const std::string& key) const {
+    const std::string& s = entry(key).source;
+    return s == "default" && !origin_.empty() ? origin_ + " (default)" : s;
+}
+
+std::string ParameterSet::described(const std::string& key) const {
+    return key + " = " + clipped(to_toml_text(value(key))) + " (" + source(key) + ")";
 }
 
 InputError ParameterSet::error(const std::string& key, const std::string& reason) const {
-    const Entry& e = entry(key);
-    return make_error(e.source, key, e.value, reason);
+    return make_error(source(key), key, entry(key).value, reason);
 }
 
 std::string ParameterSet::to_toml() const {

@@ -3,10 +3,27 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 
 #include "rubble/core/error.hpp"
 
 namespace rubble::io {
+namespace {
+
+// A tiny dt would make the step count overflow int64 (it printed -9223372036854775808 steps).
+void check_step_count(const ParameterSet& p, const RunConfig& c) {
+    const double steps = c.t_end / c.dt;
+    if (c.t_end > 0.0 && !(steps <= max_steps)) {
+        throw p.error("integrator.dt",
+                      "integrator.t_end = " + to_toml_text(p.value("integrator.t_end")) +
+                          " s (from " + p.source("integrator.t_end") +
+                          ") / integrator.dt = " + to_toml_text(steps) + " steps, more than the " +
+                          to_toml_text(max_steps) + " a run may have");
+    }
+}
+
+} // namespace
 
 RunConfig make_run_config(const ParameterSet& p) {
     RunConfig c;
@@ -20,6 +37,7 @@ RunConfig make_run_config(const ParameterSet& p) {
                                                 ", from " + p.source("integrator.t_end") +
                                                 ") and integrator.n_steps");
     }
+    check_step_count(p, c);
     const std::string& backend = p.string("gravity.backend");
     c.gravity.backend = backend == "direct"       ? gravity::Backend::direct
                         : backend == "tree"       ? gravity::Backend::tree
@@ -123,6 +141,7 @@ RunConfig make_run_config(const ParameterSet& p) {
     c.two_body.e = p.real("ic.two_body.e");
 
     c.ic_file = p.string("ic.file.path");
+    c.ic_file_source = p.source("ic.file.path");
     c.ic_snapshot = p.integer("ic.file.snapshot");
     if (c.ic_type == IcType::file && c.ic_file.empty())
         throw p.error("ic.file.path", "must name a rubble HDF5 file when ic.type = \"file\"");
@@ -136,12 +155,21 @@ std::int64_t total_steps(const RunConfig& c, double t_start) {
         throw InputError("integrator.t_end = " + to_toml_text(c.t_end) +
                          ": must be after the start time " + to_toml_text(t_start) + " s");
     }
+    if (!(steps <= max_steps)) {
+        throw InputError(
+            "integrator.t_end = " + to_toml_text(c.t_end) + " s: " + to_toml_text(steps) +
+            " steps of integrator.dt = " + to_toml_text(c.dt) + " s from the start time " +
+            to_toml_text(t_start) + " s, more than " + to_toml_text(max_steps));
+    }
     return static_cast<std::int64_t>(std::ceil(steps * (1.0 - 1e-9)));
 }
 
 std::int64_t interval_steps(double interval, double dt) {
     if (interval <= 0.0) return 0;
-    return std::max<std::int64_t>(1, std::llround(interval / dt));
+    const double steps = interval / dt;
+    // llround of a value beyond int64 is undefined; such an interval is longer than any run.
+    if (!(steps <= max_steps)) return std::numeric_limits<std::int64_t>::max();
+    return std::max<std::int64_t>(1, std::llround(steps));
 }
 
 } // namespace rubble::io

@@ -44,6 +44,8 @@ using ParamValue = std::variant<double, std::int64_t, bool, std::string>;
 
 /// Text of a value as TOML writes it ("1.5", "3", "true", "\"a\"").
 [[nodiscard]] std::string to_toml_text(const ParamValue& v);
+/// A derived number in a message, to 3 digits ("1.25", "2.7e+19").
+[[nodiscard]] std::string approx_text(double x);
 
 /// A complete, validated set of values: every key of parameter_specs(), each with its source.
 class ParameterSet {
@@ -63,7 +65,16 @@ public:
     [[nodiscard]] bool boolean(const std::string& key) const;
     [[nodiscard]] const std::string& string(const std::string& key) const;
     [[nodiscard]] const ParamValue& value(const std::string& key) const;
-    [[nodiscard]] const std::string& source(const std::string& key) const;
+    /// Where the value came from: "file:line", "command line (--key)", "default", or
+    /// "file (default)" once set_origin() named the file the other values were read from.
+    [[nodiscard]] std::string source(const std::string& key) const;
+
+    /// Names the file the set was read from, so that messages about keys it leaves at their
+    /// default still name it (an empty file is refused as "run.toml (default): ...").
+    void set_origin(const std::string& origin) { origin_ = origin; }
+
+    /// "key = value (source)": how a message names the other keys it depends on.
+    [[nodiscard]] std::string described(const std::string& key) const;
 
     /// An InputError for `key` with its current value and source: "src: key = v: reason".
     [[nodiscard]] InputError error(const std::string& key, const std::string& reason) const;
@@ -79,6 +90,7 @@ private:
     };
     const Entry& entry(const std::string& key) const;
     std::map<std::string, Entry> entries_;
+    std::string origin_;
 };
 
 /// Reads a TOML parameter file over the defaults. Throws InputError for an unreadable file,

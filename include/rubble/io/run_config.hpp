@@ -13,6 +13,11 @@ namespace rubble::io {
 
 enum class IcType { cloud, lattice, two_body, file };
 
+/// Most steps a run may have: far below int64's 9.2e18, so step counts and the products the
+/// loop forms from them cannot overflow, and far beyond any real run (1e15 steps of 1 us take
+/// 30 years of wall time).
+inline constexpr double max_steps = 1e15;
+
 struct OutputConfig {
     std::string file;
     bool overwrite = false;
@@ -37,11 +42,13 @@ struct RunConfig {
     ic::TwoBodyConfig two_body;
     ic::MotionConfig motion;
     std::string ic_file;
+    std::string ic_file_source; ///< where ic.file.path was set ("run.toml:12"), for messages
     std::int64_t ic_snapshot = -1;
 };
 
 /// Builds the typed configuration; throws InputError (naming the keys and their sources) when
-/// keys contradict each other, e.g. both or neither of integrator.t_end and integrator.n_steps.
+/// keys contradict each other, e.g. both or neither of integrator.t_end and integrator.n_steps,
+/// or when integrator.t_end / integrator.dt exceeds max_steps.
 [[nodiscard]] RunConfig make_run_config(const ParameterSet& p);
 
 /// Steps from `step` to the end of the run starting at t_start (s). The run ends at the first
@@ -49,6 +56,7 @@ struct RunConfig {
 [[nodiscard]] std::int64_t total_steps(const RunConfig& c, double t_start);
 
 /// Steps between outputs for an interval in s: round(interval / dt), at least 1; 0 for 0.
+/// An interval of more than max_steps steps gives INT64_MAX: no output before the last step.
 [[nodiscard]] std::int64_t interval_steps(double interval, double dt);
 
 } // namespace rubble::io

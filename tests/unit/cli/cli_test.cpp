@@ -74,7 +74,7 @@ TEST(Cli, BadInputExitsWithCodeTwoAndANamedMessage) {
          "ic.file.path = \"\": must name a rubble HDF5 file"},
         {small_run(out),
          {"--ic.type", "file", "--ic.file.path", dir.file("none.h5")},
-         "none.h5': no such file"},
+         "none.h5\": no such file"},
         {small_run(out),
          {"--ic.type", "lattice", "--ic.lattice.spacing", "1.0"},
          "ic.lattice.spacing = 1.0: must be >= 2 * ic.lattice.radius"},

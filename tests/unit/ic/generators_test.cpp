@@ -155,3 +155,19 @@ TEST(Validate, BadValuesNameTheBody) {
         EXPECT_NE(std::string(e.what()).find("body id 4: position"), std::string::npos);
     }
 }
+
+// An overfull region (volume fraction 2) is refused by io::check_new_run before placement; the
+// generator itself still gives up after a bounded number of attempts rather than for ever.
+TEST(Cloud, PlacementGivesUpAfterABoundedNumberOfAttempts) {
+    CloudConfig c;
+    c.n = 2000;
+    c.size = 10.0;
+    c.radii.radius = 1.0;
+    Rng rng(3);
+    try {
+        (void)make_cloud(c, rng);
+        ADD_FAILURE() << "an overfull cloud was placed";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("attempts"), std::string::npos) << e.what();
+    }
+}

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
+#include <cstdint>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -153,4 +155,80 @@ TEST(Parameters, DocsParameterReferenceMatchesTheTable) {
     text << in.rdbuf();
     EXPECT_EQ(text.str(), parameters_markdown())
         << "regenerate with: build/release/rubble params --markdown > docs/parameters.md";
+}
+
+TEST(ParameterText, NestingBeyondTheLimitIsRefusedBeforeToml) {
+    const auto dotted = [](int parts) {
+        std::string key = "k";
+        for (int i = 1; i < parts; ++i)
+            key += ".k";
+        return key;
+    };
+    // 32 parts pass the scan and are then an unknown key; 33 are refused by the scan.
+    std::string msg = input_error([&] { (void)parse_parameters(dotted(32) + " = 1\n", "d.toml"); });
+    EXPECT_NE(msg.find("d.toml:1: unknown parameter"), std::string::npos) << msg;
+    msg = input_error([&] { (void)parse_parameters("\n[" + dotted(33) + "]\n", "d.toml"); });
+    EXPECT_NE(msg.find("d.toml:2: a key or table header with more than 32"), std::string::npos)
+        << msg;
+    msg = input_error([] { (void)parse_parameters("x = {a = {b = [[[1]]]}}\n", "d.toml"); });
+    EXPECT_EQ(msg.find("nested"), std::string::npos) << msg; // 5 deep is fine
+}
+
+TEST(ParameterText, DotsInValuesStringsAndCommentsAreNotKeyParts) {
+    std::string dots;
+    for (int i = 0; i < 100; ++i)
+        dots += "a.";
+    ParameterSet p = parse_parameters(
+        "[output]\nfile = \"" + dots + "h5\" # " + dots + "\n[integrator]\ndt = 1.5\n", "s.toml");
+    EXPECT_EQ(p.string("output.file"), dots + "h5");
+    EXPECT_EQ(p.real("integrator.dt"), 1.5);
+    p = parse_parameters("[output]\nfile = \'\'\'\n" + dots + "\'\'\'\n", "m.toml");
+    EXPECT_EQ(p.string("output.file"), dots);
+}
+
+TEST(ParameterText, NulBytesAndHugeTextsAreRefused) {
+    std::string msg =
+        input_error([] { (void)parse_parameters(std::string("[integrator]\n\0", 14), "n.toml"); });
+    EXPECT_NE(msg.find("n.toml:2: contains a NUL byte"), std::string::npos) << msg;
+    msg = input_error([] { (void)parse_parameters(std::string(2 << 20, '#'), "big.toml"); });
+    EXPECT_NE(msg.find("big.toml: more than 1048576 bytes"), std::string::npos) << msg;
+}
+
+TEST(ParameterText, DevicesAreRefusedWithoutReading) {
+    const std::string msg = input_error([] { (void)load_parameter_file("/dev/zero"); });
+    EXPECT_NE(msg.find("'/dev/zero': it is a device"), std::string::npos) << msg;
+}
+
+TEST(Parameters, KeysLeftAtTheirDefaultNameTheFile) {
+    const ParameterSet p = parse_parameters("", "empty.toml");
+    EXPECT_EQ(p.source("integrator.dt"), "empty.toml (default)");
+    const std::string msg = input_error([&] { (void)make_run_config(p); });
+    EXPECT_NE(msg.find("empty.toml (default): integrator.n_steps = 0"), std::string::npos) << msg;
+}
+
+TEST(Parameters, AVeryLongUnknownKeyIsNamedShortlyWithoutASuggestion) {
+    const std::string key(100000, 'k');
+    const std::string msg = input_error([&] { (void)parse_parameters(key + " = 1\n", "l.toml"); });
+    EXPECT_LT(msg.size(), 1100u);
+    EXPECT_EQ(msg.find("did you mean"), std::string::npos);
+}
+
+TEST(RunConfig, StepCountsBeyondTheLimitAreRefused) {
+    ParameterSet p;
+    p.set("integrator.dt", 1e-300, "f.toml:2");
+    p.set("integrator.t_end", 1000.0, "f.toml:3");
+    const std::string msg = input_error([&] { (void)make_run_config(p); });
+    EXPECT_NE(msg.find("f.toml:2: integrator.dt = 1e-300"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("integrator.t_end = 1000.0 s (from f.toml:3)"), std::string::npos) << msg;
+    RunConfig c;
+    c.dt = 1.0;
+    c.t_end = 1e300;
+    EXPECT_THROW((void)total_steps(c, 0.0), rubble::InputError);
+}
+
+TEST(RunConfig, IntervalsLongerThanAnyRunNeverFire) {
+    constexpr auto never = std::numeric_limits<std::int64_t>::max();
+    EXPECT_EQ(interval_steps(1e300, 1.0), never);
+    EXPECT_EQ(interval_steps(1.0, 1e-300), never);
+    EXPECT_EQ(interval_steps(1e15, 1.0), 1000000000000000);
 }

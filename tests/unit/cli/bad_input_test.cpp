@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: MIT
+// Every kind of bad input, one table row each: the run is refused before any work starts with
+// exit code 2 (input) and one line naming the parameter file (and line), the key and the
+// value, or for a file the parameter that named it; no output file is left behind. Each row
+// runs the whole command line in-process, so a refusal that came late (after generating
+// bodies or starting to integrate) would show as a slow test.
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "cli_runner.hpp"
+#include "rubble/io/run_file.hpp"
+#include "temp_dir.hpp"
+
+using rubble::test::run_rubble;
+using rubble::test::TempDir;
+
+namespace {
+
+struct BadInput {
+    std::string name;
+    std::string toml;                ///< written to {dir}/p.toml unless `params` says otherwise
+    std::vector<std::string> args;   ///< after `run PARAMS --quiet`
+    std::vector<std::string> expect; ///< substrings of stderr
+    int code = 2;
+    std::string params = "{dir}/p.toml"; ///< "": no parameter file (--resume cases)
+    bool one_line = true;                ///< CLI11's usage errors are longer
+};
+
+// A run that would take a fraction of a second; each row spoils it in one way.
+// `cloud` holds the [ic.cloud] lines, from line 7.
+std::string base(const std::string& cloud = "n = 20\n",
+                 const std::string& integrator = "n_steps = 2\n") {
+    return "[integrator]\ndt = 10.0\n" + integrator +
+           "[output]\nfile = \"{dir}/out.h5\"\n[ic.cloud]\n" + cloud;
+}
+std::string section(const std::string& name, const std::string& body) {
+    return base() + "[" + name + "]\n" + body;
+}
+std::string nested_header(int depth) {
+    std::string h = "[";
+    for (int i = 0; i < depth; ++i)
+        h += "a.";
+    return h + "b]\n";
+}
+std::string repeated(const std::string& s, int n) {
+    std::string r;
+    for (int i = 0; i < n; ++i)
+        r += s;
+    return r;
+}
+const std::string name300 = std::string(300, 'x') + ".h5";
+const std::string path5000 = repeated("d/", 2500) + "out.h5";
+
+const std::vector<BadInput>& cases() {
+    static const std::vector<BadInput> table = {
+        // The parameter file itself.
+        {"NestedHeader50000Deep", nested_header(50000), {}, {"p.toml:1", "dotted parts"}},
+        {"NestedHeaderOnLine8", base() + nested_header(40), {}, {"p.toml:8", "dotted parts"}},
+        {"DottedKey100Deep", repeated("a.", 100) + "b = 1\n", {}, {"p.toml:1", "dotted parts"}},
+        {"NestedArrays",
+         "x = " + repeated("[", 100) + repeated("]", 100) + "\n",
+         {},
+         {"p.toml:1", "nested more than 32"}},
+        {"NestedInlineTables",
+         "x = " + repeated("{a = ", 100) + "1" + repeated("}", 100) + "\n",
+         {},
+         {"p.toml:1", "nested more than 32"}},
+        {"DevZero", "", {}, {"/dev/zero", "not a regular file"}, 2, "/dev/zero"},
+        {"Directory", "", {}, {"cannot read parameter file", "directory"}, 2, "{dir}"},
+        {"MissingFile", "", {}, {"absent.toml", "No such file"}, 2, "{dir}/absent.toml"},
+        {"NulByte", base() + std::string("x = 1\0\n", 7), {}, {"p.toml:8", "NUL byte"}},
+        {"TooLarge",
+         base() + repeated("# " + std::string(1000, 'c') + "\n", 1100),
+         {},
+         {"p.toml", "too large"}},
+        {"EmptyFile", "", {}, {"p.toml (default)", "integrator.n_steps = 0", "exactly one"}},
+        {"OnlyComments", "# nothing here\n", {}, {"p.toml (default)", "integrator.n_steps = 0"}},
+        {"SyntaxError", base("n = = 3\n"), {}, {"p.toml:7", "malformed TOML"}},
+        {"UnterminatedString", base("shape = \"cube\n"), {}, {"p.toml:7", "malformed TOML"}},
+        {"DuplicateKey", base("n = 30\nn = 40\n"), {}, {"p.toml:8", "malformed TOML", "n"}},
+        {"DuplicateTable", base() + "[integrator]\ndt = 1.0\n", {}, {"p.toml", "malformed TOML"}},
+        {"IntegerTooLargeForToml",
+         section("gravity", "check_samples = 99999999999999999999\n"),
+         {},
+         {"p.toml:9", "malformed TOML"}},
+        {"UnknownKey",
+         section("gravity", "thetaa = 0.5\n"),
+         {},
+         {"p.toml:9", "unknown parameter 'gravity.thetaa' (did you mean 'gravity.theta'?)"}},
+        {"UnknownSection",
+         section("typo", "key = 1\n"),
+         {},
+         {"p.toml:9", "unknown parameter 'typo.key'"}},
+        {"StringForAReal",
+         section("units", "G = \"big\"\n"),
+         {},
+         {"p.toml:9", "units.G = \"big\"", "expected a real number"}},
+        {"RealForAnInteger", base("n = 2.5\n"), {}, {"p.toml:7", "ic.cloud.n = 2.5", "integer"}},
+        {"BooleanForAnInteger", base("n = true\n"), {}, {"p.toml:7", "ic.cloud.n = true"}},
+        {"IntegerForABoolean",
+         section("collisions", "enabled = 1\n"),
+         {},
+         {"p.toml:9", "collisions.enabled = 1", "boolean"}},
+        {"ArrayValue", section("units", "G = [1.0]\n"), {}, {"p.toml:9", "units.G", "arrays"}},
+        {"DateValue", section("units", "G = 1979-05-27\n"), {}, {"p.toml:9", "units.G"}},
+        {"NegativeTimeStep",
+         "[integrator]\ndt = -1.0\nn_steps = 2\n",
+         {},
+         {"p.toml:2", "integrator.dt = -1.0", "must be > 0"}},
+        {"NotANumber", section("units", "G = nan\n"), {}, {"p.toml:9", "units.G = nan", "finite"}},
+        {"Infinity", section("units", "G = inf\n"), {}, {"p.toml:9", "units.G = inf", "finite"}},
+        {"ThetaOutOfRange",
+         section("gravity", "theta = 1.0\n"),
+         {},
+         {"p.toml:9", "gravity.theta = 1.0", "in (0, 1)"}},
+        {"MultipoleOrder",
+         section("gravity", "multipole_order = 5\n"),
+         {},
+         {"p.toml:9", "gravity.multipole_order = 5", "in [1, 4]"}},
+        {"RestitutionAboveOne",
+         section("collisions", "eps_n = 1.5\n"),
+         {},
+         {"p.toml:9", "collisions.eps_n = 1.5"}},
+        {"BadBackend",
+         section("gravity", "backend = \"fast\"\n"),
+         {},
+         {"p.toml:9", "gravity.backend = \"fast\"", "one of"}},
+        {"BadIcType",
+         section("ic", "type = \"sphere\"\n"),
+         {},
+         {"p.toml:9", "ic.type = \"sphere\"", "one of"}},
+        {"BothEndConditions",
+         base("", "n_steps = 2\nt_end = 100.0\n"),
+         {},
+         {"p.toml:3", "integrator.n_steps = 2", "exactly one"}},
+        {"RadiusMinAboveMax",
+         base("radius_distribution = \"uniform\"\nradius_min = 30.0\n"),
+         {},
+         {"p.toml:8", "ic.cloud.radius_min = 30.0", "ic.cloud.radius_max"}},
+        {"LatticeOverlaps",
+         section("ic", "type = \"lattice\"\n[ic.lattice]\nspacing = 1.0\n"),
+         {},
+         {"p.toml:11", "ic.lattice.spacing = 1.0", "overlap"}},
+        {"PeriodicBoxWithGravity",
+         section("collisions", "enabled = true\nperiodic_box = 1e4\n"),
+         {},
+         {"p.toml:10", "collisions.periodic_box", "gravity.backend"}},
+        {"FileIcWithoutPath",
+         section("ic", "type = \"file\"\n"),
+         {},
+         {"ic.file.path = \"\"", "must name a rubble HDF5 file"}},
+        // Sizes that overflow an int or a step count.
+        {"BucketSize2To32",
+         section("gravity", "bucket_size = 4294967296\n"),
+         {},
+         {"p.toml:9", "gravity.bucket_size = 4294967296", "in [1, 65536]"}},
+        {"GroupSize2To31",
+         section("gravity", "group_size = 2147483648\n"),
+         {},
+         {"p.toml:9", "gravity.group_size = 2147483648", "in [1, 65536]"}},
+        {"BucketSizeZero",
+         section("gravity", "bucket_size = 0\n"),
+         {},
+         {"p.toml:9", "gravity.bucket_size = 0"}},
+        {"StepCountTooLarge",
+         base("", "n_steps = 10000000000000000\n"),
+         {},
+         {"p.toml:3", "integrator.n_steps = 10000000000000000", "1e+15"}},
+        {"TinyTimeStep",
+         "[integrator]\ndt = 1e-300\nt_end = 1000.0\n",
+         {},
+         {"p.toml:2", "integrator.dt = 1e-300", "integrator.t_end = 1000.0", "steps"}},
+        {"HugeEndTime",
+         "[integrator]\ndt = 1.0\nt_end = 1e300\n",
+         {},
+         {"p.toml:2", "integrator.dt = 1.0", "integrator.t_end = 1.0000000000000001e+300"}},
+        // Scales that overflow double precision (the state became NaN, exit 0).
+        {"HugeG", section("units", "G = 1e308\n"), {}, {"p.toml:9", "units.G = 1e+308", "G M/R"}},
+        {"HugeGTwoBody",
+         section("units", "G = 1e308\n[ic]\ntype = \"two_body\"\n"),
+         {},
+         {"p.toml:9", "units.G = 1e+308"}},
+        {"HugeSoftening",
+         section("gravity", "softening = 1e308\n"),
+         {},
+         {"p.toml:9", "gravity.softening = 1e+308", "overflows"}},
+        {"HugeV0",
+         section("ic.motion", "v0 = 1e300\n"),
+         {},
+         {"p.toml:9", "ic.motion.v0 = 1.0000000000000001e+300", "kinetic energy"}},
+        {"HugeOmega",
+         section("ic.motion", "omega = 1e300\n"),
+         {},
+         {"p.toml:9", "ic.motion.omega", "kinetic energy"}},
+        {"HugeSpin",
+         section("ic.motion", "w0 = 1e300\n"),
+         {},
+         {"p.toml:9", "ic.motion.w0", "spin energy"}},
+        {"HugeDensity",
+         base("density = 1e308\n"),
+         {},
+         {"p.toml:7", "ic.cloud.density = 1e+308", "total mass"}},
+        {"HugeTwoBodyMasses",
+         section("ic", "type = \"two_body\"\n[ic.two_body]\nm1 = 1e308\nm2 = 1e308\n"),
+         {},
+         {"p.toml:11", "ic.two_body.m1 = 1e+308"}},
+        // Clouds that cannot be placed, counts that cannot fit in memory.
+        {"CloudOverfull",
+         base("n = 10000000\nradius = 5.0\nsize = 1000.0\n"),
+         {},
+         {"p.toml:7", "ic.cloud.n = 10000000", "ic.cloud.radius = 5.0", "ic.cloud.size = 1000.0",
+          "1.25", "0.3"}},
+        {"CubeJustAboveTheLimit",
+         base("n = 20\nshape = \"cube\"\nradius = 16.0\nsize = 100.0\n"),
+         {},
+         {"p.toml:7", "ic.cloud.n = 20", "0.343", "cube"}},
+        {"PowerLawOverfull",
+         base("n = 2000\nradius_distribution = \"power_law\"\nradius_min = 10.0\n"
+              "radius_max = 40.0\nsize = 300.0\n"),
+         {},
+         {"p.toml:7", "ic.cloud.n = 2000", "ic.cloud.radius_max = 40.0"}},
+        {"SphereLargerThanRegion",
+         base("radius = 2000.0\n"),
+         {},
+         {"p.toml:7", "ic.cloud.radius = 2000.0", "does not fit"}},
+        {"CloudOfATrillion",
+         base("n = 1000000000000\n"),
+         {},
+         {"p.toml:7", "ic.cloud.n = 1000000000000"}},
+        {"CloudOfATrillionInRoom",
+         base("n = 1000000000000\nsize = 1e9\n"),
+         {},
+         {"p.toml:7", "ic.cloud.n = 1000000000000", "memory"}},
+        {"LatticeProductOverflows",
+         section("ic", "type = \"lattice\"\n[ic.lattice]\nnx = 3000000\nny = 3000000\n"
+                       "nz = 3000000\n"),
+         {},
+         {"p.toml:11", "ic.lattice.nx = 3000000", "ic.lattice.ny = 3000000", "2.7e+19", "memory"}},
+        {"LatticeOfInt64Sides",
+         section("ic", "type = \"lattice\"\n[ic.lattice]\nnx = 4611686018427387904\n"
+                       "ny = 4611686018427387904\nnz = 4611686018427387904\n"),
+         {},
+         {"p.toml:11", "ic.lattice.nx = 4611686018427387904", "memory"}},
+        // The output file: never an input, never a file that is not an earlier output.
+        {"OutputIsTheParameterFile",
+         "[integrator]\nn_steps = 2\n[output]\nfile = \"{dir}/p.toml\"\noverwrite = true\n",
+         {},
+         {"p.toml:4", "output.file = \"", "parameter file itself"}},
+        {"OutputIsTheParameterFileSpeltDifferently",
+         "[integrator]\nn_steps = 2\n[output]\nfile = \"{dir}/./sub/../p.toml\"\n"
+         "overwrite = true\n",
+         {},
+         {"p.toml:4", "output.file", "parameter file itself"}},
+        {"OutputIsTheIcFile",
+         "[integrator]\nn_steps = 2\n[output]\nfile = \"{dir}/good.h5\"\noverwrite = true\n"
+         "[ic]\ntype = \"file\"\n[ic.file]\npath = \"{dir}/good.h5\"\n",
+         {},
+         {"p.toml:4", "output.file", "initial-condition file", "ic.file.path"}},
+        {"OutputExists",
+         base(),
+         {"--output.file", "{dir}/notes.txt"},
+         {"output.file", "file exists"}},
+        {"OutputExistsAndIsNotHdf5",
+         base(),
+         {"--output.file", "{dir}/notes.txt", "--output.overwrite", "true"},
+         {"command line (--output.file)", "notes.txt", "not an HDF5 file"}},
+        {"OutputIsADirectory",
+         base(),
+         {"--output.file", "{dir}/sub", "--output.overwrite", "true"},
+         {"output.file", "not an HDF5 file"}},
+        {"OutputDirectoryMissing",
+         base(),
+         {"--output.file", "{dir}/nowhere/out.h5"},
+         {"output.file", "nowhere", "does not exist"}},
+        {"OutputName300Characters",
+         base(),
+         {"--output.file", "{dir}/" + name300},
+         {"output.file = \"", "303", "255"}},
+        {"OutputPathTooLong", base(), {"--output.file", path5000}, {"output.file", "4095"}},
+        // Initial-condition files.
+        {"IcFileMissing",
+         section("ic", "type = \"file\"\n[ic.file]\npath = \"{dir}/none.h5\"\n"),
+         {},
+         {"p.toml:11", "ic.file.path = \"", "none.h5", "no such file"}},
+        {"IcFileIsText",
+         section("ic", "type = \"file\"\n[ic.file]\npath = \"{dir}/notes.txt\"\n"),
+         {},
+         {"p.toml:11", "ic.file.path", "notes.txt", "not an HDF5 file"}},
+        {"IcFileIsEmpty",
+         section("ic", "type = \"file\"\n[ic.file]\npath = \"{dir}/empty.h5\"\n"),
+         {},
+         {"p.toml:11", "ic.file.path", "not an HDF5 file"}},
+        {"IcFileIsADirectory",
+         section("ic", "type = \"file\"\n[ic.file]\npath = \"{dir}/sub\"\n"),
+         {},
+         {"p.toml:11", "ic.file.path", "not a regular file"}},
+        {"IcFileName300Characters",
+         section("ic", "type = \"file\"\n[ic.file]\npath = \"{dir}/" + name300 + "\"\n"),
+         {},
+         {"p.toml:11", "ic.file.path", "255"}},
+        {"IcFileSnapshotBeyondTheEnd",
+         section("ic", "type = \"file\"\n[ic.file]\npath = \"{dir}/good.h5\"\nsnapshot = 5\n"),
+         {},
+         {"p.toml:12", "ic.file.snapshot = 5", "1 snapshot(s)"}},
+        {"IcFileWithNaN",
+         section("ic", "type = \"file\"\n[ic.file]\npath = \"{dir}/nan.h5\"\n"),
+         {},
+         {"p.toml:11: ic.file.path", "body id 5", "position", "not finite"}},
+        {"IcFileWithHugeG",
+         section("units",
+                 "G = 1e308\n[ic]\ntype = \"file\"\n[ic.file]\npath = \"{dir}/good.h5\"\n"),
+         {},
+         {"p.toml:9", "units.G = 1e+308", "G M/R"}},
+        {"IcFileWithHugeSoftening",
+         section("gravity",
+                 "softening = 1e200\n[ic]\ntype = \"file\"\n[ic.file]\npath = \"{dir}/good.h5\"\n"),
+         {},
+         {"p.toml:9", "gravity.softening = 9.9999999999999997e+199", "overflows"}},
+        {"IcFileOverlapping",
+         section("ic", "type = \"file\"\n[ic.file]\npath = \"{dir}/overlap.h5\"\n"),
+         {},
+         {"p.toml:11: ic.file.path", "ids 7 and 8 overlap"}},
+        // Command-line overrides.
+        {"OverrideZeroTimeStep",
+         base(),
+         {"--integrator.dt", "0"},
+         {"command line (--integrator.dt)", "integrator.dt = 0.0", "must be > 0"}},
+        {"OverrideNotAnInteger",
+         base(),
+         {"--ic.cloud.n", "ten"},
+         {"command line (--ic.cloud.n)", "ic.cloud.n = ten", "integer"}},
+        {"OverrideIntegerOutOfRange",
+         base(),
+         {"--ic.cloud.n", "99999999999999999999"},
+         {"ic.cloud.n = 99999999999999999999", "integer"}},
+        {"OverrideRealOutOfRange", base(), {"--units.G", "1e400"}, {"units.G = 1e400", "real"}},
+        {"OverrideHugeG", base(), {"--units.G", "1e308"}, {"command line (--units.G)", "units.G"}},
+        {"OverrideBucketSize",
+         base(),
+         {"--gravity.bucket_size", "4294967296"},
+         {"gravity.bucket_size = 4294967296"}},
+        {"OverrideBadEnum", base(), {"--ic.cloud.shape", "blob"}, {"ic.cloud.shape = \"blob\""}},
+        {"OverrideBadBoolean",
+         base(),
+         {"--collisions.enabled", "yes"},
+         {"collisions.enabled = yes", "boolean"}},
+        {"OverrideOutputIsTheParameterFile",
+         base(),
+         {"--output.file", "{dir}/p.toml", "--output.overwrite", "true"},
+         {"command line (--output.file)", "parameter file itself"}},
+        {"UnknownOption",
+         base(),
+         {"--no-such-option", "1"},
+         {"no-such-option"},
+         2,
+         "{dir}/p.toml",
+         false},
+        // Resuming what is not a rubble output.
+        {"ResumeText", "", {"--resume", "{dir}/notes.txt"}, {"notes.txt", "HDF5"}, 2, ""},
+        {"ResumeEmpty", "", {"--resume", "{dir}/empty.h5"}, {"empty.h5", "HDF5"}, 2, ""},
+        {"ResumeMissing", "", {"--resume", "{dir}/none.h5"}, {"none.h5", "no such file"}, 2, ""},
+        {"ResumeDevZero", "", {"--resume", "/dev/zero"}, {"/dev/zero"}, 2, ""},
+        {"ResumeWithAParameterFile",
+         base(),
+         {"--resume", "{dir}/good.h5"},
+         {"either a parameter file or --resume"}},
+    };
+    return table;
+}
+
+std::string substituted(std::string s, const std::string& dir) {
+    for (std::size_t at = s.find("{dir}"); at != std::string::npos; at = s.find("{dir}", at)) {
+        s.replace(at, 5, dir);
+        at += dir.size();
+    }
+    return s;
+}
+
+rubble::Bodies two_spheres(double gap) {
+    rubble::Bodies b;
+    b.add_sphere(7, 1.0, 1.0, rubble::Vec3(0, 0, 0), rubble::Vec3::Zero(), rubble::Vec3::Zero());
+    b.add_sphere(8, 1.0, 1.0, rubble::Vec3(2.0 + gap, 0, 0), rubble::Vec3::Zero(),
+                 rubble::Vec3::Zero());
+    return b;
+}
+
+void write_output(const std::string& path, const rubble::Bodies& b) {
+    rubble::io::RunFile::create(path, "", 0.0, false).write_snapshot(b, 0.0, 0);
+}
+
+// The files the rows refer to.
+void make_fixtures(const TempDir& dir) {
+    write_output(dir.file("good.h5"), two_spheres(1.0));
+    write_output(dir.file("overlap.h5"), two_spheres(-0.1));
+    rubble::Bodies nan = two_spheres(1.0);
+    nan.add_sphere(5, 1.0, 1.0, rubble::Vec3(std::numeric_limits<double>::quiet_NaN(), 10, 0),
+                   rubble::Vec3::Zero(), rubble::Vec3::Zero());
+    write_output(dir.file("nan.h5"), nan);
+    dir.write("notes.txt", "not an output\n");
+    dir.write("empty.h5", "");
+    std::filesystem::create_directory(dir.file("sub"));
+}
+
+// Test names, not bytes, in gtest's messages.
+void PrintTo(const BadInput& c, std::ostream* os) {
+    *os << c.name;
+}
+
+class BadInputTest : public ::testing::TestWithParam<BadInput> {};
+
+TEST_P(BadInputTest, IsRefusedWithANamedOneLineMessage) {
+    const BadInput& c = GetParam();
+    TempDir dir;
+    make_fixtures(dir);
+    const std::string d = dir.file("");
+    const std::string root = d.substr(0, d.size() - 1); // without the trailing '/'
+    std::vector<std::string> args{"run"};
+    if (!c.params.empty()) {
+        const std::string params = substituted(c.params, root);
+        if (params == root + "/p.toml") dir.write("p.toml", substituted(c.toml, root));
+        args.push_back(params);
+    }
+    args.push_back("--quiet");
+    for (const auto& a : c.args)
+        args.push_back(substituted(a, root));
+
+    const auto r = run_rubble(args);
+    EXPECT_EQ(r.code, c.code) << r.err;
+    for (const auto& e : c.expect) {
+        EXPECT_NE(r.err.find(substituted(e, root)), std::string::npos)
+            << "expected: " << e << "\ngot: " << r.err;
+    }
+    if (c.one_line) {
+        EXPECT_EQ(r.err.rfind("error: ", 0), 0u) << r.err;
+        EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << "not one line: " << r.err;
+        EXPECT_TRUE(r.out.empty()) << "work started: " << r.out;
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir.file("out.h5")));
+}
+
+std::string case_name(const ::testing::TestParamInfo<BadInput>& param) {
+    return param.param.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, BadInputTest, ::testing::ValuesIn(cases()), case_name);
+
+TEST(BadInput, TheTableCoversAtLeastSixtyCases) {
+    EXPECT_GE(cases().size(), 60u);
+}
+
+// Accepted, not refused: an interval longer than the run means only the first and last
+// snapshots (it overflowed into a snapshot every step).
+TEST(BadInput, ASnapshotIntervalBeyondTheRunGivesFirstAndLast) {
+    TempDir dir;
+    const std::string out = dir.file("o.h5");
+    const auto r = run_rubble({"run", dir.write("p.toml", substituted(base(), dir.file(""))),
+                               "--quiet", "--output.file", out, "--output.snapshot_interval",
+                               "1e300", "--output.diagnostics_interval", "1e300"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_EQ(rubble::io::snapshot_count(out), 2);
+    EXPECT_TRUE(rubble::io::is_complete(out));
+}
+
+} // namespace
