@@ -48,13 +48,24 @@ Setup prepare_new_run(const RunOptions& o) {
     return s;
 }
 
+// Reads from the file being resumed; its errors name the option that gave the file.
+template <class Read> auto from_resumed_file(Read&& read) {
+    try {
+        return read();
+    } catch (const InputError& e) {
+        throw InputError(std::string("--resume: ") + e.what());
+    }
+}
+
 Setup prepare_resume(const RunOptions& o) {
     if (!o.params_path.empty())
         throw InputError("give either a parameter file or --resume, not both (the parameters "
                          "of a resumed run are the ones stored in its output)");
     Setup s;
-    s.params = io::parse_parameters(io::read_parameters_toml(o.resume_path),
+    s.params = from_resumed_file([&] {
+        return io::parse_parameters(io::read_parameters_toml(o.resume_path),
                                     o.resume_path + ":/parameters");
+    });
     for (const auto& [key, text] : o.overrides) {
         if (!may_change_on_resume(key))
             throw InputError("command line (--" + key +
@@ -64,9 +75,13 @@ Setup prepare_resume(const RunOptions& o) {
     }
     s.config = io::make_run_config(s.params);
     s.config.output.file = o.resume_path;
-    io::Snapshot snap = io::read_snapshot(o.resume_path, -1);
+    io::Snapshot snap = from_resumed_file([&] {
+        io::Snapshot last = io::read_snapshot(o.resume_path, -1);
+        io::check_resumable(last, o.resume_path);
+        return last;
+    });
     s.state.bodies = std::move(snap.bodies);
-    s.state.time = io::read_start_time(o.resume_path);
+    s.state.time = from_resumed_file([&] { return io::read_start_time(o.resume_path); });
     s.first_step = snap.step;
     s.totals = snap.totals;
     return s;

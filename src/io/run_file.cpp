@@ -220,27 +220,6 @@ void append_diagnostics_rows(hid_t f, const std::vector<Diagnostics>& rows_to_ad
     }
 }
 
-// A snapshot is only resumed from, or analysed, when it holds a state a run could have
-// written: finite numbers, positive masses and radii, a step and time that make sense.
-void check_snapshot_values(const Snapshot& snap, const std::string& where) {
-    if (!std::isfinite(snap.time) || snap.step < 0)
-        throw InputError(where + ": time = " + std::to_string(snap.time) +
-                         ", step = " + std::to_string(snap.step) + " are not those of a snapshot");
-    const Bodies& b = snap.bodies;
-    if (const auto bad = first_non_finite(b)) {
-        throw InputError(where + ": body id " + std::to_string(b.id[bad->index]) + " has a " +
-                         "non-finite " + bad->field +
-                         " (a damaged file, or a run that went "
-                         "wrong before this snapshot)");
-    }
-    for (std::size_t i = 0; i < b.size(); ++i) {
-        if (!(b.mass[i] > 0.0) || !(b.radius[i] > 0.0))
-            throw InputError(where + ": body id " + std::to_string(b.id[i]) + " has mass " +
-                             std::to_string(b.mass[i]) + " kg and radius " +
-                             std::to_string(b.radius[i]) + " m (both must be > 0)");
-    }
-}
-
 } // namespace
 
 RunFile RunFile::create(const std::string& path, const std::string& parameters_toml,
@@ -492,7 +471,6 @@ Snapshot read_snapshot(const std::string& path, std::int64_t index) {
     } catch (const std::logic_error&) {
         throw InputError(where + ": per-body datasets have different lengths");
     }
-    check_snapshot_values(snap, where);
     return snap;
 }
 
@@ -550,6 +528,27 @@ std::vector<collisions::CollisionRecord> read_collision_log(const std::string& p
     if (steps) *steps = step;
     return out;
 }
+
+void check_resumable(const Snapshot& snap, const std::string& path) {
+    const std::string where = "'" + path + "':/snapshots/" + snapshot_name(snap.index);
+    if (!std::isfinite(snap.time) || snap.step < 0)
+        throw InputError(where + ": time = " + std::to_string(snap.time) +
+                         ", step = " + std::to_string(snap.step) + " are not those of a snapshot");
+    const Bodies& b = snap.bodies;
+    if (const auto bad = first_non_finite(b)) {
+        throw InputError(where + ": body id " + std::to_string(b.id[bad->index]) + " has a " +
+                         "non-finite " + bad->field +
+                         " (a damaged file, or a run that went "
+                         "wrong before this snapshot)");
+    }
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        if (!(b.mass[i] > 0.0) || !(b.radius[i] > 0.0))
+            throw InputError(where + ": body id " + std::to_string(b.id[i]) + " has mass " +
+                             std::to_string(b.mass[i]) + " kg and radius " +
+                             std::to_string(b.radius[i]) + " m (both must be > 0)");
+    }
+}
+
 
 bool is_complete(const std::string& path) {
     h5::Handle file = open_rubble(path, h5::Mode::read);

@@ -87,6 +87,10 @@ void check_rubble_file(const std::string& path);
 [[nodiscard]] std::int64_t snapshot_count(const std::string& path);
 /// Snapshot `index` (negative: counted from the end, -1 the last). Throws InputError.
 [[nodiscard]] Snapshot read_snapshot(const std::string& path, std::int64_t index);
+/// Throws InputError (naming the snapshot, the body and the field) unless `snap`, read from
+/// `path`, holds a state a run could have written: finite numbers, positive masses and radii,
+/// a finite time and a step >= 0. What a resumed run requires of its snapshot.
+void check_resumable(const Snapshot& snap, const std::string& path);
 /// The parameters the run used, as TOML text.
 [[nodiscard]] std::string read_parameters_toml(const std::string& path);
 /// The whole diagnostics series.

@@ -38,14 +38,17 @@ RUBBLE_HD RUBBLE_INLINE double open_radius2(double size, double b_max, double in
 
 /// Whether a node (body range [node_begin, node_end), centre of mass com, squared opening
 /// radius open2) is accepted whole for the bucket [bucket_begin, bucket_end) with bounding box
-/// [lo, hi]. Never the bucket itself or a node holding it (a one-body bucket has size 0 and a
-/// centre of mass a rounding error away from its box).
+/// [lo, hi]. Never a node that shares bodies with the bucket: the bucket itself, a node holding
+/// it, or a node inside it (a walk group spans several leaves). Such a node's centre of mass
+/// lies in the bucket's box up to rounding; a one-body leaf's is m x / m, which can round a
+/// few ulps outside the box and, with b_max = 0, pass the distance test: its body would then
+/// attract itself from 1e-17 away (the cause of a 2e30 acceleration in a G = 1 collapse).
 RUBBLE_HD RUBBLE_INLINE bool accepts_node(const double* lo, const double* hi,
                                           std::int32_t bucket_begin, std::int32_t bucket_end,
                                           std::int32_t node_begin, std::int32_t node_end,
                                           const double* com, double open2) {
-    const bool holds_bucket = node_begin <= bucket_begin && bucket_end <= node_end;
-    return !holds_bucket && box_distance2(lo, hi, com) > open2;
+    const bool shares_bodies = node_begin < bucket_end && bucket_begin < node_end;
+    return !shares_bodies && box_distance2(lo, hi, com) > open2;
 }
 
 } // namespace rubble::tree

@@ -361,7 +361,12 @@ const std::vector<BadInput>& cases() {
          "{dir}/p.toml",
          false},
         // Resuming what is not a rubble output.
-        {"ResumeText", "", {"--resume", "{dir}/notes.txt"}, {"notes.txt", "HDF5"}, 2, ""},
+        {"ResumeText",
+         "",
+         {"--resume", "{dir}/notes.txt"},
+         {"--resume", "notes.txt", "HDF5"},
+         2,
+         ""},
         {"ResumeEmpty", "", {"--resume", "{dir}/empty.h5"}, {"empty.h5", "HDF5"}, 2, ""},
         {"ResumeMissing", "", {"--resume", "{dir}/none.h5"}, {"none.h5", "no such file"}, 2, ""},
         {"ResumeDevZero", "", {"--resume", "/dev/zero"}, {"/dev/zero"}, 2, ""},

@@ -98,6 +98,11 @@ TEST(WalkCriteria, BoxDistanceAndAcceptance) {
     EXPECT_TRUE(tree::accepts_node(lo, hi, 10, 20, 30, 40, face, 3.9));
     EXPECT_FALSE(tree::accepts_node(lo, hi, 10, 20, 30, 40, face, 4.1));
     EXPECT_FALSE(tree::accepts_node(lo, hi, 10, 20, 0, 40, face, 0.1));
+    // Nor a node inside the bucket (one of the group's own leaves) whose centre of mass has
+    // rounded just outside the box: its bodies would attract themselves.
+    EXPECT_FALSE(tree::accepts_node(lo, hi, 10, 20, 12, 13, face, 0.0));
+    EXPECT_FALSE(tree::accepts_node(lo, hi, 10, 20, 10, 20, face, 0.0));
+    EXPECT_TRUE(tree::accepts_node(lo, hi, 10, 20, 20, 21, face, 0.0));
 }
 
 // The float instantiation (the GPU's mixed precision) against the double one: each term is
