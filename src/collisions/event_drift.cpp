@@ -402,16 +402,17 @@ void EventDrivenDrift::renew_at_exit(const Bodies& b, const CollisionEvent& e, c
     const auto k = static_cast<std::size_t>(e.i);
     const Moving& m = moving_[k];
     neighbours_.renew_ahead(e.i, x, m.vel, m.radius);
-    // The renewal leaves the body strictly inside its new room, about two rooms (2 skin R)
-    // from its far edge (renew_ahead), so on its present path its next exit comes about
-    // 2 skin R / |v| later. Both guards are relative, to the body's own room and speed and to
-    // the drift's clock; neither is a length or a time. (1) When that interval is below the
-    // resolution of the clock at this time (e.time + dt rounds to e.time), the next exit
-    // comes at the same time and the renewals would repeat forever with no time passing
-    // (issue 18: a body kicked to 1e27 times its speed by a wrong force). (2) A body renewed
-    // max_per_body times in one drift has crossed some max_per_body rooms, far more than a
-    // step resolves: with its collisions bounded the same way (collide()), every event loop
-    // ends (docs/collisions.md, "Event ordering").
+    // The renewal leaves the body strictly inside its new room (checked in renew_ahead, in
+    // the arithmetic of exit_time), about two rooms (2 skin R) from its far edge, so on its
+    // present path its next exit comes about 2 skin R / |v| later. Both guards are relative,
+    // to the body's own room and speed and to the drift's clock; neither is a length or a
+    // time. (1) When that interval is below the resolution of the clock at this time
+    // (e.time + dt rounds to e.time), or the coordinates are too coarse to leave any room, the
+    // next exit comes at the same time and the renewals would repeat forever with no time
+    // passing (issue 18: a body kicked to 1e27 times its speed by a wrong force). (2) A body
+    // renewed max_per_body times in one drift has crossed some max_per_body rooms, far more
+    // than a step resolves: with its collisions bounded the same way (collide()), every event
+    // loop ends (docs/collisions.md, "Tolerances, and why every event loop ends").
     const double next = e.time + neighbours_.exit_time(e.i, x, m.vel);
     if (next > e.time && ++renewed_[k] <= static_cast<std::uint64_t>(config_.max_per_body)) return;
     char buf[320];
@@ -420,14 +421,17 @@ void EventDrivenDrift::renew_at_exit(const Bodies& b, const CollisionEvent& e, c
                   "%.6g s near t = %.9g s, ",
                   static_cast<long long>(b.id[k]), m.vel.norm(), m.vel.norm() * h / m.radius, h,
                   t0 + e.time);
-    throw PhysicsError(std::string(buf) +
-                       (next > e.time ? "and left its neighbourhood more than " +
-                                            std::to_string(config_.max_per_body) +
-                                            " times (collisions.max_per_body)"
-                                      : "too fast for the drift's clock to tell two of its "
-                                        "neighbourhood renewals apart") +
-                       ": a speed no step resolves, usually from a wrong force; check the "
-                       "gravity settings and integrator.dt");
+    throw PhysicsError(
+        std::string(buf) +
+        (next > e.time
+             ? "and left its neighbourhood more than " + std::to_string(config_.max_per_body) +
+                   " times (collisions.max_per_body): a speed no step resolves, usually from a "
+                   "wrong force; check the gravity settings and integrator.dt"
+             : "and its next exit from its neighbourhood cannot come later than this one: it "
+               "crosses its room (skin R) faster than the drift's clock resolves (a speed no "
+               "step resolves, usually from a wrong force; check the gravity settings and "
+               "integrator.dt), or its coordinates are too coarse for its room (too far from "
+               "the origin for its size)"));
 }
 
 double EventDrivenDrift::skin_for_drift(const Bodies& b, double h) {

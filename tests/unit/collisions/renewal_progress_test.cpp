@@ -91,5 +91,34 @@ TEST(RenewalProgress, FastBodyBelowTheBoundIsFollowed) {
     EXPECT_LT(s.renewals, 1000);
 }
 
+// Far from the origin in units of its room (1e8 to 1e11 radii: a ring or a heliocentric
+// cloud), a body's coordinates are coarser than room_margin of its room; before the fix a
+// renewal ahead could leave the body on the edge of its new neighbourhood, its next exit came
+// at once, and the drift never ended (at 1e8 radii on the first renewal). The margin now
+// covers the coordinates' round-off too, and the body is followed to the end of the drift.
+bool far_bodies_are_followed() {
+    bool ok = true;
+    for (const double far : {1e8, 1e9, 1e10, 1e11}) {
+        const Vec3 x0(far * radius, 0.3 * far * radius, 0.0), v(1.0, 0.7, 0.2);
+        Bodies b;
+        b.add_sphere(1, 1e-4, radius, x0, v, Vec3::Zero());
+        EventDrivenDrift engine(issue_config());
+        const double drift = 10.0; // some 1200 radii, 3000 renewals
+        const DriftStats s = engine.drift(b, drift, 0.0);
+        ok = ok && s.renewals > 1000 && b.pos[0] == Vec3(x0 + drift * v);
+    }
+    return ok;
+}
+
+TEST(RenewalProgressDeathTest, BodyFarFromTheOriginIsFollowed) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(
+        {
+            alarm(20);
+            std::exit(far_bodies_are_followed() ? 0 : 1);
+        },
+        ::testing::ExitedWithCode(0), "");
+}
+
 } // namespace
 } // namespace rubble::collisions
