@@ -247,6 +247,7 @@ bool EventDrivenDrift::start(const Bodies& b, double h) {
             Rigid{b.spin[u], b.mass[u], b.inertia[u].x(), b.free_path[u], 0.0, b.vel[u].norm()};
     }
     count_.assign(n, 0);
+    renewed_.assign(n, 0);
     upcoming_.resize(n);
     queue_.reset(h, n);
     return predict_initial(h);
@@ -401,6 +402,43 @@ void EventDrivenDrift::collide(Bodies& b, const CollisionEvent& e, double t0, Dr
     }
 }
 
+void EventDrivenDrift::renew_at_exit(const Bodies& b, const CollisionEvent& e, const Vec3& x,
+                                     double h, double t0) {
+    const auto k = static_cast<std::size_t>(e.i);
+    const Moving& m = moving_[k];
+    neighbours_.renew_ahead(e.i, x, m.vel, m.radius);
+    // The renewal leaves the body strictly inside its new room (checked in renew_ahead, in
+    // the arithmetic of exit_time), about two rooms (2 skin R) from its far edge, so on its
+    // present path its next exit comes about 2 skin R / |v| later. Both guards are relative,
+    // to the body's own room and speed and to the drift's clock; neither is a length or a
+    // time. (1) When that interval is below the resolution of the clock at this time
+    // (e.time + dt rounds to e.time), or the coordinates are too coarse to leave any room, the
+    // next exit comes at the same time and the renewals would repeat forever with no time
+    // passing (issue 18: a body kicked to 1e27 times its speed by a wrong force). (2) A body
+    // renewed max_per_body times in one drift has crossed some max_per_body rooms, far more
+    // than a step resolves: with its collisions bounded the same way (collide()), every event
+    // loop ends (docs/collisions.md, "Tolerances, and why every event loop ends").
+    const double next = e.time + neighbours_.exit_time(e.i, x, m.vel);
+    if (next > e.time && ++renewed_[k] <= static_cast<std::uint64_t>(config_.max_per_body)) return;
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  "collisions: body %lld moves at %.6g m/s, %.6g of its radii in one drift of "
+                  "%.6g s near t = %.9g s, ",
+                  static_cast<long long>(b.id[k]), m.vel.norm(), m.vel.norm() * h / m.radius, h,
+                  t0 + e.time);
+    throw PhysicsError(
+        std::string(buf) +
+        (next > e.time
+             ? "and left its neighbourhood more than " + std::to_string(config_.max_per_body) +
+                   " times (collisions.max_per_body): a speed no step resolves, usually from a "
+                   "wrong force; check the gravity settings and integrator.dt"
+             : "and its next exit from its neighbourhood cannot come later than this one: it "
+               "crosses its room (skin R) faster than the drift's clock resolves (a speed no "
+               "step resolves, usually from a wrong force; check the gravity settings and "
+               "integrator.dt), or its coordinates are too coarse for its room (too far from "
+               "the origin for its size)"));
+}
+
 double EventDrivenDrift::skin_for_drift(const Bodies& b, double h) {
     if (config_.skin > 0.0) return config_.skin;
     return adaptive_skin_.next(NeighbourLists::largest_skin(b, h, config_.periodic_box));
@@ -460,7 +498,7 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
             // The body itself stays where it was last brought (only collisions move bodies, so
             // the sequence of collisions does not depend on the neighbourhoods).
             const Moving& m = moving_[i];
-            neighbours_.renew_ahead(e.i, m.pos + (e.time - m.time) * m.vel, m.vel, m.radius);
+            renew_at_exit(b, e, m.pos + (e.time - m.time) * m.vel, h, t0);
             predict_after_exit(e.i, e.time, h);
             continue;
         }

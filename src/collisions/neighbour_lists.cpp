@@ -19,6 +19,27 @@ namespace {
 // bodies always have neighbourhoods that meet.
 constexpr double room_margin = 1e-8;
 
+// Coordinates carry round-off relative to their own size, not to the room: a body far from the
+// origin in units of its room (a ring or a cloud 1e8 radii out) has coordinates whose last
+// digits are coarser than room_margin of the room, and a renewal ahead could then leave it on
+// or beyond the edge of its new neighbourhood, so that its next exit came at once (issue 18).
+// The margin is the larger of room_margin of the room and this many units of round-off of the
+// largest coordinate involved (a centre's, plus the room its body may wander): a few roundings
+// of a position, a difference and a square (Higham 2002, sec. 3.1).
+constexpr double coordinate_ulps = 8.0;
+
+// How far a body may go from a centre c with room `room` (m) before its renewal, less
+// `margins` round-off margins (one for the exit, two for a body placed by renew_ahead, so that
+// it starts strictly inside). Where room_margin covers the coordinates' round-off (every body
+// within some 1e7 rooms of the origin) this is the room times (1 - margins room_margin), as it
+// always was; 0 when the coordinates are too coarse for the room altogether.
+double inner_radius(const Vec3& c, double room, double margins) {
+    const double roundoff =
+        coordinate_ulps * std::numeric_limits<double>::epsilon() * (c.cwiseAbs().maxCoeff() + room);
+    if (roundoff <= room_margin * room) return room * (1.0 - margins * room_margin);
+    return std::max(room - margins * roundoff, 0.0);
+}
+
 // Cells a little wider than the neighbourhoods they hold: two centres whose neighbourhoods
 // meet are then never more than the computed number of cells apart, round-off included.
 constexpr double cell_slack = 1e-6;
@@ -433,7 +454,7 @@ void NeighbourLists::rebuild(const Bodies& b, double skin, double box) {
     for (std::size_t i = 0; i < n; ++i) {
         hood_[i].centre = b.pos[i];
         hood_[i].reach = b.radius[i] * (1.0 + skin);
-        hood_[i].room = b.radius[i] * skin;
+        hood_[i].limit = inner_radius(b.pos[i], b.radius[i] * skin, 1.0);
         smallest = std::min(smallest, hood_[i].reach);
     }
     base_side_ = n > 0 ? 2.0 * smallest * (1.0 + cell_slack) : 1.0;
@@ -555,7 +576,7 @@ bool NeighbourLists::prepare(const Bodies& b, double h, double skin, double box)
 }
 
 double NeighbourLists::room_limit(const Hood& hd) {
-    return hd.room * (1.0 - room_margin);
+    return hd.limit;
 }
 
 bool NeighbourLists::inside(std::int32_t i, const Vec3& x) const {
@@ -589,7 +610,7 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
     previous_.assign(old + 1, old + 1 + old[0]);
     hd.centre = x;
     hd.reach = r * (1.0 + skin_);
-    hd.room = r * skin_;
+    hd.limit = inner_radius(x, r * skin_, 1.0);
     radius_[ui] = r;
     const int level = level_for(hd.reach); // a merged body may need a coarser level
     if (level == hd.level) {
@@ -682,9 +703,21 @@ void NeighbourLists::remove(std::int32_t i) {
 
 void NeighbourLists::renew_ahead(std::int32_t i, const Vec3& x, const Vec3& v, double r) {
     const double speed = v.norm();
-    // Inside by a margin twice the exit's, so the body starts strictly within its room.
-    const double lead = r * skin_ * (1.0 - 2.0 * room_margin);
-    renew(i, speed > 0.0 ? Vec3(x + (lead / speed) * v) : x, r);
+    const double room = r * skin_;
+    if (speed > 0.0) {
+        // Inside by a margin twice the exit's, so the body starts strictly within its room;
+        // checked in the arithmetic inside() and exit_time() use, so that the next exit is
+        // strictly later (EventDrivenDrift::renew_at_exit relies on it).
+        const Vec3 ahead = x + (inner_radius(x, room, 2.0) / speed) * v;
+        const double rho = inner_radius(ahead, room, 1.0);
+        if ((x - ahead).squaredNorm() < rho * rho) {
+            renew(i, ahead, r);
+            return;
+        }
+    }
+    // At rest, or the coordinates too coarse to place the centre ahead: centred on the body
+    // (x - x is exactly 0, inside whenever the room exceeds the coordinates' round-off).
+    renew(i, x, r);
 }
 
 std::int64_t NeighbourLists::pair_count() const {

@@ -110,6 +110,11 @@ private:
     void turn(Bodies& b, std::int32_t i, double t);
     [[nodiscard]] SphereState sphere(std::int32_t i, const Vec3& shift) const;
     void collide(Bodies& b, const CollisionEvent& e, double t0, DriftStats& stats);
+    /// Renews i's neighbourhood at its exit event e (body now at x), making sure the drift
+    /// still moves on: throws PhysicsError when i's next exit could not come later than this
+    /// one, or when i has been renewed more than max_per_body times in this drift.
+    void renew_at_exit(const Bodies& b, const CollisionEvent& e, const Vec3& x, double h,
+                       double t0);
     /// The event of i leaving its neighbourhood, if it may come before `until` and within the
     /// drift (nothing when i's path is still inside its room at `until`).
     [[nodiscard]] std::optional<CollisionEvent> exit_before(std::int32_t i, double now,
@@ -154,6 +159,9 @@ private:
     // (one array, so that the checks of every event read one line per body, not two).
     std::vector<std::uint32_t> count_;
     static constexpr std::uint32_t absorbed = 0xFFFFFFFFu; // above any max_per_body
+    // Renewals of each body's neighbourhood in this drift (bounded by max_per_body, like its
+    // collisions, so that the event loop always ends).
+    std::vector<std::uint32_t> renewed_;
     [[nodiscard]] bool alive(std::int32_t i) const {
         return count_[static_cast<std::size_t>(i)] != absorbed;
     }

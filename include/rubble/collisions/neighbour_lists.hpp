@@ -188,7 +188,7 @@ private:
     struct alignas(64) Hood {
         Vec3 centre;            // m
         double reach = 0.0;     // m, neighbourhood radius R (1 + skin)
-        double room = 0.0;      // m, skin R: how far the body may move
+        double limit = 0.0;     // m, how far the body may move: skin R less a round-off margin
         std::size_t bucket = 0; // of the grid table
         std::int32_t slot = -1; // in its bucket
         std::int32_t level = 0; // of the grid
@@ -196,7 +196,8 @@ private:
     };
     std::vector<Hood> hood_;
     // How far from its centre a body may go before it is renewed: the room less the margin
-    // that keeps round-off inside (the one radius prepare(), inside() and exit_time() share).
+    // that keeps round-off inside, relative to the room and to the coordinates' size (the one
+    // radius prepare(), inside() and exit_time() share).
     [[nodiscard]] static double room_limit(const Hood& hd);
     // The lists, one fixed-length row per body in one array (a row is a few whole cache lines:
     // a body's list costs one miss, not a vector header and its heap block): row[0] is the
