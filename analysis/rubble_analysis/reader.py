@@ -43,6 +43,9 @@ DIAGNOSTIC_FIELDS = {
     "collisions": ("f", ()), "collisions_total": ("f", ()), "overlaps": ("f", ()),
     "overlaps_total": ("f", ()), "merges_total": ("f", ()), "max_overlap": ("f", ())}
 
+DIAGNOSTIC_COUNTS = ("collisions", "collisions_total", "overlaps", "overlaps_total",
+                     "merges_total")
+
 COLLISION_FIELDS = {"step": ("i", ()), "id": ("i", (2,)), "time": ("f", ()),
                     "normal_speed": ("f", ()), "tangential_speed": ("f", ()),
                     "impact_parameter": ("f", ())}
@@ -187,6 +190,8 @@ class Run:
         for name, (kind, _) in DIAGNOSTIC_FIELDS.items():
             if kind == "f":
                 self._require(_plausible(data[name]), f"{group.name}/{name}", IMPLAUSIBLE)
+        for name in DIAGNOSTIC_COUNTS:
+            self._require(data[name] >= 0, f"{group.name}/{name}", "negative count")
         return data
 
     def collisions(self) -> CollisionLog:

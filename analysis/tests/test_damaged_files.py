@@ -218,6 +218,8 @@ CASES = [
                                            dtype=np.int64, chunks=(1024,)), ALL),
     # compare does not read the diagnostics.
     ("NaN energy", set_row("diagnostics/total_energy", 1, np.nan), ("quicklook", "report")),
+    ("negative collision count", set_row("diagnostics/collisions_total", 2, -3.0),
+     ("quicklook", "report")),
     ("no /collisions", delete("collisions"), ALL),
     ("collision-log columns of different lengths",
      transform("collisions/time", lambda t: t[:-1]), ALL),
