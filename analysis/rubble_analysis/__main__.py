@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .compare import compare
 from .quicklook import quicklook
-from .reader import RunFormatError, check_in_child
+from .reader import RunFormatError, check_before_reading
 from .report import report
 
 
@@ -27,7 +27,7 @@ def _identification_options(p: argparse.ArgumentParser) -> None:
 
 
 # Seconds a child process may take to open an input before it counts as hung (reader.py,
-# check_in_child); opening reads only attributes and dataset shapes.
+# check_before_reading); opening reads only attributes and dataset shapes.
 OPEN_TIMEOUT = 60
 
 
@@ -38,7 +38,7 @@ def _one_line_warning(message, category, filename, lineno, file=None, line=None)
 
 def _run(args) -> Path:
     for path in args.runs if args.command == "compare" else [args.run]:
-        check_in_child(path, OPEN_TIMEOUT)
+        check_before_reading(path, OPEN_TIMEOUT)
     if args.command == "quicklook":
         return quicklook(args.run, args.output or args.run.with_suffix(".png"))
     if args.command == "report":

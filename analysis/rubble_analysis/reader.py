@@ -14,6 +14,7 @@ import contextlib
 import dataclasses
 import faulthandler
 import math
+import mmap
 import os
 import re
 import signal
@@ -387,11 +388,62 @@ def open_run(path: str | Path) -> Run:
     return Run(path)
 
 
-def check_in_child(path: str | Path, timeout: int) -> None:
-    """Opens path in a child process first, because some damage (a garbled length in the
-    global heap that holds the string attributes) makes libhdf5 1.10 crash or loop forever,
-    which no exception can report: raises RunFormatError when the child dies or runs past
-    timeout seconds. Errors the reader does report are left to the caller's own Run(path)."""
+def check_before_reading(path: str | Path, timeout: int) -> None:
+    """Checks what the HDF5 library itself does not, before a Run reads path, because some
+    damage makes libhdf5 1.10 corrupt memory, crash or loop forever, which no exception can
+    report: the global heaps, then opening path in a child process. Raises RunFormatError.
+    What Run reports itself (no file, not HDF5, ...) is left to the caller's own Run(path)."""
+    path = Path(path)
+    if path.is_file():
+        _check_global_heaps(path)
+        _open_in_child(path, timeout)
+
+
+# A global heap collection (HDF5 file format spec, III.E), where the library keeps the string
+# attributes: "GCOL", version 1, three zero bytes, the collection's size, then objects of a
+# 16-byte header (index, reference count, reserved, size) and their data padded to 8 bytes.
+# Lengths are 8 bytes, the default that h5py and rubble's writer use.
+HEAP_SIGNATURE = b"GCOL\x01\x00\x00\x00"
+HEAP_HEADER = 16
+
+
+def _check_global_heaps(path: Path) -> None:
+    """libhdf5 1.10.8 trusts the object sizes in a collection: a garbled one makes it copy that
+    many bytes into a buffer sized for the string, which corrupts memory (a crash, a hang or,
+    worse, nothing visible). The sizes must add up to the collection's size."""
+    with path.open("rb") as f:
+        if path.stat().st_size < HEAP_HEADER:
+            return
+        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            at = data.find(HEAP_SIGNATURE)
+            while at >= 0:
+                size = int.from_bytes(data[at + 8:at + 16], "little")
+                if not _heap_objects_fit(data, at, size):
+                    raise RunFormatError(f"{path}: the global heap collection at byte {at} is "
+                                         "garbled (its object sizes do not add up)")
+                at = data.find(HEAP_SIGNATURE, at + size)
+
+
+def _heap_objects_fit(data: mmap.mmap, start: int, size: int) -> bool:
+    """Walks the objects of the collection at start as the library does (object 0 is the
+    free space, its size including its header; a tail shorter than a header is free space)."""
+    end = start + size
+    if size < HEAP_HEADER or end > len(data):
+        return False
+    at = start + HEAP_HEADER
+    while end - at >= HEAP_HEADER:
+        index = int.from_bytes(data[at:at + 2], "little")
+        length = int.from_bytes(data[at + 8:at + 16], "little")
+        step = length if index == 0 else HEAP_HEADER + -(-length // 8) * 8
+        if step < HEAP_HEADER:
+            return False
+        at += step
+    return at <= end
+
+
+def _open_in_child(path: Path, timeout: int) -> None:
+    """Opens path in a child process: RunFormatError when the child dies or runs past timeout
+    seconds."""
     pid = os.fork()
     if pid == 0:
         try:

@@ -4,9 +4,12 @@ the way a crash, a full disk, a bad disk block or a hand edit would."""
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
+import signal
 import struct
+import time
 
 import h5py
 import numpy as np
@@ -14,6 +17,7 @@ import pytest
 
 from rubble_analysis import RunFormatError, open_run
 from rubble_analysis import __main__ as cli
+from rubble_analysis import reader
 from synthetic import write_run
 
 ALL = ("quicklook", "report", "compare")
@@ -84,7 +88,8 @@ def directory(path):
 
 def heap_string_length(length):
     """A garbled length of the stored parameters in the global heap, where HDF5 keeps string
-    attributes: libhdf5 1.10 loops (slightly too long) or crashes (far too long) on it."""
+    attributes: libhdf5 1.10 copies that many bytes, and corrupts memory, loops (slightly too
+    long) or crashes (far too long)."""
     def damage(path):
         raw = bytearray(path.read_bytes())
         at = raw.index(b"[units]")  # the TOML text follows its 8-byte length
@@ -245,8 +250,7 @@ def assert_refused(code, err, path):
 
 @pytest.mark.parametrize("name, damage, refused_by", CASES, ids=[c[0] for c in CASES])
 def test_damaged_file_is_refused_in_one_line(name, damage, refused_by, valid, tmp_path,
-                                             capsys, monkeypatch):
-    monkeypatch.setattr(cli, "OPEN_TIMEOUT", 1)  # the looping case costs a second a command
+                                             capsys):
     path = tmp_path / "damaged.h5"
     shutil.copy(valid, path)
     damage(path)
@@ -256,6 +260,27 @@ def test_damaged_file_is_refused_in_one_line(name, damage, refused_by, valid, tm
             assert_refused(code, err, path)
         else:
             assert code == 0 and err == [], err
+
+
+def crash(path):
+    os.kill(os.getpid(), signal.SIGSEGV)
+
+
+def hang(path):
+    time.sleep(60)
+
+
+@pytest.mark.parametrize("opening, fault", [(crash, "crashed (SIGSEGV)"),
+                                            (hang, "ran past 1 s")])
+def test_a_crash_or_hang_while_opening_is_refused_in_one_line(opening, fault, valid, tmp_path,
+                                                             capsys, monkeypatch):
+    """Damage that makes the HDF5 library crash or hang, as the opening in a child process
+    sees it."""
+    monkeypatch.setattr(reader, "Run", opening)
+    monkeypatch.setattr(cli, "OPEN_TIMEOUT", 1)
+    code, err = run_cli("quicklook", valid, valid, tmp_path, capsys)
+    assert_refused(code, err, valid)
+    assert fault in err[0]
 
 
 def test_a_missing_file_is_refused_in_one_line(valid, tmp_path, capsys):
