@@ -31,11 +31,6 @@ def _identification_options(p: argparse.ArgumentParser) -> None:
 OPEN_TIMEOUT = 60
 
 
-def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    """Warnings (an unfinished run) as one line, like the errors."""
-    print(f"warning: {message}", file=sys.stderr)
-
-
 def _run(args) -> Path:
     for path in args.runs if args.command == "compare" else [args.run]:
         check_before_reading(path, OPEN_TIMEOUT)
@@ -67,13 +62,16 @@ def main(argv: list[str] | None = None) -> int:
     # A damaged input file is reported in one line, never a traceback: the reader turns every
     # fault it finds into RunFormatError, and OSError covers an output that cannot be
     # written. Any other exception is a bug and keeps its traceback.
+    # Warnings (an unfinished run) are held back and printed one line each once the command
+    # has succeeded, so that a refused file gets its one error line alone.
     try:
-        with warnings.catch_warnings():
-            warnings.showwarning = _one_line_warning
+        with warnings.catch_warnings(record=True) as caught:
             out = _run(args)
     except (RunFormatError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    for warning in caught:
+        print(f"warning: {warning.message}", file=sys.stderr)
     print(f"{args.command}: {out}")
     return 0
 

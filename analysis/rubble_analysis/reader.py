@@ -377,7 +377,8 @@ class Run:
         data = {}
         for name, (kind, _) in fields.items():
             with self._reading(f"{group.name}/{name}"):
-                data[name] = group[name][()].astype(KIND_TYPES[kind], copy=False)
+                values = group[name][()]
+            data[name] = values.astype(KIND_TYPES[kind], copy=False)
         return data
 
     def _fail(self, fault: str) -> NoReturn:

@@ -145,6 +145,13 @@ def set_row(where, row, value):
     return transform(where, function)
 
 
+def in_turn(*damages):
+    def damage(path):
+        for each in damages:
+            each(path)
+    return damage
+
+
 def set_toml(text):
     return set_attr("parameters", "toml", text)
 
@@ -208,6 +215,8 @@ CASES = [
     ("radius of strings", transform(f"{LAST}/radius", lambda r: r.astype("S8")), ALL),
     ("id of floats", transform(f"{LAST}/id", lambda i: i.astype(float)), ALL),
     ("NaN position", set_row(f"{LAST}/position", 3, np.nan), ALL),
+    ("unfinished run with a NaN position",
+     in_turn(set_attr("/", "complete", 0), set_row(f"{LAST}/position", 3, np.nan)), ALL),
     ("NaN velocity", set_row(f"{LAST}/velocity", 5, np.nan), ALL),
     ("infinite mass", set_row(f"{LAST}/mass", 0, np.inf), ALL),
     ("negative mass", set_row(f"{LAST}/mass", 1, -1.0), ALL),
