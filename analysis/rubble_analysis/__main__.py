@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+import warnings
 from pathlib import Path
 
 from .compare import compare
 from .quicklook import quicklook
-from .reader import RunFormatError
+from .reader import RunFormatError, check_before_reading
 from .report import report
 
 
@@ -23,6 +24,22 @@ def _identification_options(p: argparse.ArgumentParser) -> None:
                         "(default 0.01)")
     p.add_argument("--bound", action="store_true",
                    help="keep only bodies gravitationally bound to their aggregate")
+
+
+# Seconds a child process may take to open an input before it counts as hung (reader.py,
+# check_before_reading); opening reads only attributes and dataset shapes.
+OPEN_TIMEOUT = 60
+
+
+def _run(args) -> Path:
+    for path in args.runs if args.command == "compare" else [args.run]:
+        check_before_reading(path, OPEN_TIMEOUT)
+    if args.command == "quicklook":
+        return quicklook(args.run, args.output or args.run.with_suffix(".png"))
+    if args.command == "report":
+        return report(args.run, args.output or args.run.with_name(args.run.stem + "_report"),
+                      tolerance=args.tolerance, binding=args.bound, every=args.every)
+    return compare(args.runs, args.output, tolerance=args.tolerance, binding=args.bound)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,17 +59,19 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--output", type=Path, default=Path("comparison"), help="folder")
     _identification_options(c)
     args = parser.parse_args(argv)
+    # A damaged input file is reported in one line, never a traceback: the reader turns every
+    # fault it finds into RunFormatError, and OSError covers an output that cannot be
+    # written. Any other exception is a bug and keeps its traceback.
+    # Warnings (an unfinished run) are held back and printed one line each once the command
+    # has succeeded, so that a refused file gets its one error line alone.
     try:
-        if args.command == "quicklook":
-            out = quicklook(args.run, args.output or args.run.with_suffix(".png"))
-        elif args.command == "report":
-            out = report(args.run, args.output or args.run.with_name(args.run.stem + "_report"),
-                         tolerance=args.tolerance, binding=args.bound, every=args.every)
-        else:
-            out = compare(args.runs, args.output, tolerance=args.tolerance, binding=args.bound)
-    except RunFormatError as exc:
+        with warnings.catch_warnings(record=True) as caught:
+            out = _run(args)
+    except (RunFormatError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    for warning in caught:
+        print(f"warning: {warning.message}", file=sys.stderr)
     print(f"{args.command}: {out}")
     return 0
 

@@ -1,21 +1,77 @@
 """Reader for rubble's HDF5 output, written against docs/output-format.md only.
 
-All quantities are returned in SI units, as stored.
+All quantities are returned in SI units, as stored. A file is checked as it is read, so that
+what the reader returns can be trusted: opening it checks the layout (root attributes, the
+stored parameters, each snapshot's attributes and dataset shapes, the diagnostics and the
+collision-log columns), and reading a snapshot, the diagnostics or the collision log checks
+the values. Whatever is wrong raises RunFormatError, one line naming the file, the dataset or
+attribute, and the fault.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import faulthandler
+import math
+import mmap
+import os
+import re
+import signal
 import tomllib
 import warnings
 from pathlib import Path
+from typing import NoReturn
 
 import h5py
 import numpy as np
 
 FORMAT_VERSION = 2
-SNAPSHOT_FIELDS = ("id", "mass", "radius", "position", "velocity", "spin", "orientation",
-                   "inertia", "aggregate")
+
+# Per-body datasets of a snapshot: kind ("i" integer, "f" floating point) and the shape after
+# the body axis. The first one sets the number of bodies the others must have. free_path is
+# not read.
+SNAPSHOT_FIELDS = {"id": ("i", ()), "mass": ("f", ()), "radius": ("f", ()),
+                   "position": ("f", (3,)), "velocity": ("f", (3,)), "spin": ("f", (3,)),
+                   "orientation": ("f", (4,)), "inertia": ("f", (3,)), "aggregate": ("i", ())}
+
+DIAGNOSTIC_FIELDS = {
+    "step": ("i", ()), "time": ("f", ()), "kinetic_translational": ("f", ()),
+    "kinetic_rotational": ("f", ()), "potential": ("f", ()), "total_energy": ("f", ()),
+    "momentum": ("f", (3,)), "angular_momentum": ("f", (3,)),
+    "angular_momentum_com": ("f", (3,)), "com_position": ("f", (3,)),
+    "com_velocity": ("f", (3,)), "angular_momentum_scale": ("f", ()),
+    "collisions": ("f", ()), "collisions_total": ("f", ()), "overlaps": ("f", ()),
+    "overlaps_total": ("f", ()), "merges_total": ("f", ()), "max_overlap": ("f", ())}
+
+DIAGNOSTIC_COUNTS = ("collisions", "collisions_total", "overlaps", "overlaps_total",
+                     "merges_total")
+
+COLLISION_FIELDS = {"step": ("i", ()), "id": ("i", (2,)), "time": ("f", ()),
+                    "normal_speed": ("f", ()), "tangential_speed": ("f", ()),
+                    "impact_parameter": ("f", ())}
+
+# The parameters the analysis uses (report, compare); each must be a number (of at most LIMIT
+# in magnitude, below).
+REQUIRED_PARAMETERS = (("units", "G"), ("ic", "motion", "v0"), ("ic", "motion", "w0"),
+                       ("ic", "motion", "omega"))
+
+# Largest magnitude a stored number may have, and smallest a positive one (mass, radius,
+# moment of inertia): far beyond any physical value in SI units or those implied by units.G,
+# yet such that the analysis's products of three of them (m r^2, G m^2 / r) stay finite.
+# Garbled bytes of a float easily make a finite number of 1e300, which would overflow there.
+LIMIT = 1e100
+IMPLAUSIBLE = f"NaN, infinite or beyond {LIMIT:g} in magnitude"
+
+SNAPSHOT_NAME = re.compile(r"\d{6}")
+KIND_NAMES = {"i": "integer", "f": "floating-point", "str": "a string"}
+KIND_TYPES = {"i": np.int64, "f": np.float64}
+
+# h5py reports damage with different exceptions depending on what it hit: OSError from the
+# HDF5 library (truncated file, bad address or signature), KeyError for a link it cannot
+# follow, ValueError (UnicodeDecodeError included), TypeError or RuntimeError for a garbled
+# object header, datatype or string. They are caught only around calls into h5py.
+H5PY_ERRORS = (OSError, KeyError, RuntimeError, TypeError, ValueError)
 
 
 class RunFormatError(ValueError):
@@ -38,9 +94,6 @@ class Snapshot:
     aggregate: np.ndarray  # (N,) int64, -1 for free bodies
 
 
-COLLISION_FIELDS = ("step", "id", "time", "normal_speed", "tangential_speed", "impact_parameter")
-
-
 @dataclasses.dataclass(frozen=True)
 class CollisionLog:
     """The /collisions log (docs/output-format.md): one row per resolved collision, in time
@@ -56,35 +109,47 @@ class CollisionLog:
         return len(self.time)
 
 
+def _one_line(value) -> str:
+    """repr or message squeezed onto one line and cut short: error messages are one line."""
+    text = " ".join(str(value).split())
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _plausible(values: np.ndarray) -> np.ndarray:
+    """False for NaN, infinities and magnitudes beyond LIMIT (elementwise)."""
+    return np.abs(values) <= LIMIT
+
+
+def _open_hdf5(path: Path) -> h5py.File:
+    if path.is_dir():
+        raise RunFormatError(f"{path}: a directory, not a run file")
+    if not path.is_file():
+        raise RunFormatError(f"{path}: no such file")
+    try:
+        return h5py.File(path, "r")
+    except H5PY_ERRORS as exc:
+        raise RunFormatError(f"{path}: not a readable HDF5 file ({_one_line(exc)})") from exc
+
+
 class Run:
     """An opened rubble output. Use as a context manager or call close()."""
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
-        if not self.path.is_file():
-            raise RunFormatError(f"{self.path}: no such file")
+        self._file = _open_hdf5(self.path)
         try:
-            self._file = h5py.File(self.path, "r")
-        except OSError as exc:
-            raise RunFormatError(f"{self.path}: not a readable HDF5 file ({exc})") from exc
-        attrs = self._file.attrs
-        if attrs.get("format") != "rubble":
+            self._size = self.path.stat().st_size
+            self._check_root()
+            self._parameters = self._read_parameters()
+            self._snapshots = self._snapshot_index()
+            self._check_layout(self._group(self._file, "diagnostics"), DIAGNOSTIC_FIELDS, 1)
+            self._check_layout(self._group(self._file, "collisions"), COLLISION_FIELDS, 0)
+        except BaseException:
             self.close()
-            raise RunFormatError(f"{self.path}: not a rubble output (no format = 'rubble')")
-        if int(attrs.get("format_version", -1)) != FORMAT_VERSION:
-            self.close()
-            raise RunFormatError(f"{self.path}: output format version "
-                                 f"{attrs.get('format_version')}, expected {FORMAT_VERSION}")
-        for group in ("parameters", "snapshots", "diagnostics"):
-            if group not in self._file:
-                self.close()
-                raise RunFormatError(f"{self.path}: incomplete file, no /{group}")
-        self.complete = bool(int(attrs["complete"]))
+            raise
         if not self.complete:
             warnings.warn(f"{self.path}: the run did not finish; reading up to its last "
                           "snapshot", stacklevel=2)
-        self.code_version = str(attrs["code_version"])
-        self.start_time = float(attrs["start_time"])
 
     def __enter__(self) -> "Run":
         return self
@@ -100,45 +165,306 @@ class Run:
     @property
     def parameters(self) -> dict:
         """The resolved parameters as nested dicts (sections), from the stored TOML."""
-        return tomllib.loads(self._file["parameters"].attrs["toml"])
+        return self._parameters
 
     @property
     def snapshot_count(self) -> int:
-        return len(self._file["snapshots"])
+        return len(self._snapshots)
 
     def snapshot(self, index: int = -1) -> Snapshot:
-        names = sorted(self._file["snapshots"].keys())
-        if not names:
-            raise RunFormatError(f"{self.path}: no snapshots")
         try:
-            name = names[index]
+            position = range(len(self._snapshots))[index]
         except IndexError:
             raise RunFormatError(f"{self.path}: snapshot {index} does not exist "
-                                 f"(the file has {len(names)})") from None
-        group = self._file["snapshots"][name]
-        missing = [f for f in SNAPSHOT_FIELDS if f not in group]
-        if missing:
-            raise RunFormatError(f"{self.path}:/snapshots/{name}: missing {', '.join(missing)}")
-        data = {f: group[f][()] for f in SNAPSHOT_FIELDS}
-        return Snapshot(index=names.index(name), step=int(group.attrs["step"]),
-                        time=float(group.attrs["time"]), **data)
+                                 f"(the file has {len(self._snapshots)})") from None
+        name, step, time = self._snapshots[position]
+        group = self._group(self._group(self._file, "snapshots"), name)
+        data = self._values(group, SNAPSHOT_FIELDS)
+        self._check_bodies(group.name, data)
+        return Snapshot(index=position, step=step, time=time, **data)
 
     def diagnostics(self) -> dict[str, np.ndarray]:
-        """Every diagnostics series (time, step, energies, momenta, ...) as arrays."""
-        return {k: v[()] for k, v in self._file["diagnostics"].items()}
+        """The diagnostics series of docs/output-format.md (time, step, energies, momenta,
+        ...) as arrays."""
+        group = self._group(self._file, "diagnostics")
+        data = self._values(group, DIAGNOSTIC_FIELDS)
+        for name, (kind, _) in DIAGNOSTIC_FIELDS.items():
+            if kind == "f":
+                self._require(_plausible(data[name]), f"{group.name}/{name}", IMPLAUSIBLE)
+        for name in DIAGNOSTIC_COUNTS:
+            self._require(data[name] >= 0, f"{group.name}/{name}", "negative count")
+        return data
 
     def collisions(self) -> CollisionLog:
         """The collision log (/collisions) as arrays, in time order."""
-        if "collisions" not in self._file:
-            raise RunFormatError(f"{self.path}: no /collisions group")
-        group = self._file["collisions"]
-        missing = [f for f in COLLISION_FIELDS if f not in group]
-        if missing:
-            raise RunFormatError(f"{self.path}:/collisions: missing {', '.join(missing)}")
-        data = {f: group[f][()] for f in COLLISION_FIELDS}
-        data["id"] = data["id"].reshape(-1, 2)
+        group = self._group(self._file, "collisions")
+        data = self._values(group, COLLISION_FIELDS)
+        for name in ("time", "normal_speed", "tangential_speed", "impact_parameter"):
+            self._require(_plausible(data[name]), f"{group.name}/{name}", IMPLAUSIBLE)
+        for name in ("normal_speed", "tangential_speed", "impact_parameter"):
+            self._require(data[name] >= 0, f"{group.name}/{name}", "negative")
+        self._require(data["id"][:, 0] < data["id"][:, 1], f"{group.name}/id",
+                      "ids not in increasing order")
         return CollisionLog(**data)
+
+    # Layout checks, made on opening.
+
+    def _check_root(self) -> None:
+        with self._reading("the root attributes"):
+            tag = self._file.attrs.get("format")
+        if not (isinstance(tag, str) and tag == "rubble"):
+            self._fail("not a rubble output (no format = 'rubble')")
+        version = self._attribute(self._file, "format_version", "i")
+        if version != FORMAT_VERSION:
+            self._fail(f"unknown format_version {version} (this reader reads "
+                       f"{FORMAT_VERSION})")
+        complete = self._attribute(self._file, "complete", "i")
+        if complete not in (0, 1):
+            self._fail(f"attribute 'complete' is {complete}, not 0 or 1")
+        self.complete = bool(complete)
+        self.code_version = self._attribute(self._file, "code_version", "str")
+        self.start_time = self._attribute(self._file, "start_time", "f")
+
+    def _read_parameters(self) -> dict:
+        text = self._attribute(self._group(self._file, "parameters"), "toml", "str")
+        try:
+            params = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            self._fail(f"/parameters attribute 'toml' is not valid TOML ({_one_line(exc)})")
+        for keys in REQUIRED_PARAMETERS:
+            self._check_parameter(params, keys)
+        return params
+
+    def _check_parameter(self, params: dict, keys: tuple[str, ...]) -> None:
+        name = ".".join(keys)
+        value = params
+        for key in keys:
+            if not isinstance(value, dict) or key not in value:
+                self._fail(f"/parameters has no {name}")
+            value = value[key]
+        if not (isinstance(value, (int, float)) and not isinstance(value, bool)
+                and abs(value) <= LIMIT):
+            self._fail(f"/parameters: {name} = {_one_line(repr(value))}, not a number of at "
+                       f"most {LIMIT:g} in magnitude")
+
+    def _snapshot_index(self) -> list[tuple[str, int, float]]:
+        """(name, step, time) of every snapshot, in file order, which must be time order."""
+        group = self._group(self._file, "snapshots")
+        with self._reading("/snapshots"):
+            names = sorted(group.keys())
+        if not names:
+            self._fail("/snapshots is empty")
+        index = [self._snapshot_entry(group, name) for name in names]
+        if index[0][1] < 0:
+            self._fail(f"/snapshots/{index[0][0]}: negative step {index[0][1]}")
+        for (_, step0, time0), (name, step, time) in zip(index, index[1:]):
+            if step < step0 or time < time0:
+                self._fail(f"/snapshots/{name}: step {step} at t = {time} s comes before "
+                           f"the previous snapshot's step {step0} at t = {time0} s")
+        return index
+
+    def _snapshot_entry(self, snapshots: h5py.Group, name: str) -> tuple[str, int, float]:
+        if not SNAPSHOT_NAME.fullmatch(name):
+            self._fail(f"/snapshots/{_one_line(repr(name))} is not a six-digit snapshot name")
+        group = self._group(snapshots, name)
+        step = self._attribute(group, "step", "i")
+        time = self._attribute(group, "time", "f")
+        self._check_layout(group, SNAPSHOT_FIELDS, 1)
+        return name, step, time
+
+    def _check_layout(self, group: h5py.Group, fields: dict, min_rows: int) -> None:
+        """Every dataset of fields is in group, of its kind and shape, all with as many rows
+        as the first one (at least min_rows)."""
+        first, rows = None, None
+        for name, (kind, tail) in fields.items():
+            dataset = self._dataset(group, name)
+            with self._reading(dataset.name):
+                shape, dtype = dataset.shape, dataset.dtype
+            if shape is None or len(shape) != 1 + len(tail) or shape[1:] != tail \
+                    or dtype.kind != kind:
+                expected = "(" + ", ".join(["n", *map(str, tail)]) + ")"
+                self._fail(f"{dataset.name} has shape {shape} and type {dtype}, not "
+                           f"{expected} {KIND_NAMES[kind]}")
+            # rubble does not compress, so data that would not fit in the file mean a garbled
+            # shape, which reading would turn into a request for that much memory. Python
+            # ints: such a shape can overflow numpy's int64.
+            size = math.prod(shape) * dtype.itemsize
+            if size > self._size:
+                self._fail(f"{dataset.name} has shape {shape}, {size} bytes, more than the "
+                           f"file's {self._size}")
+            if first is None:
+                first, rows = dataset.name, shape[0]
+                if rows < min_rows:
+                    self._fail(f"{first} has {rows} rows (at least {min_rows} expected)")
+            elif shape[0] != rows:
+                self._fail(f"{dataset.name} has {shape[0]} rows but {first} has {rows}")
+
+    # Value checks, made when the data are read.
+
+    def _check_bodies(self, where: str, data: dict[str, np.ndarray]) -> None:
+        for name in ("mass", "radius", "position", "velocity", "spin", "orientation",
+                     "inertia"):
+            self._require(_plausible(data[name]), f"{where}/{name}", IMPLAUSIBLE)
+        for name in ("mass", "radius", "inertia"):
+            self._require(data[name] >= 1 / LIMIT, f"{where}/{name}",
+                          f"zero, negative or below {1 / LIMIT:g}")
+        norm = np.linalg.norm(data["orientation"], axis=1)
+        self._require(np.abs(norm - 1.0) <= 1e-6, f"{where}/orientation",
+                      "not a unit quaternion")
+        self._require(data["aggregate"] >= -1, f"{where}/aggregate", "below -1")
+        ids = np.sort(data["id"])
+        repeated = ids[1:][ids[1:] == ids[:-1]]
+        if repeated.size:
+            self._fail(f"{where}/id: id {repeated[0]} appears more than once")
+
+    def _require(self, ok: np.ndarray, where: str, fault: str) -> None:
+        """Fails naming the first row where ok is false (any element of it, for rows of
+        vectors)."""
+        bad = np.flatnonzero(~ok.all(axis=tuple(range(1, ok.ndim))))
+        if bad.size:
+            more = f" and {bad.size - 1} more" if bad.size > 1 else ""
+            self._fail(f"{where}: {fault} in row {bad[0]}{more}")
+
+    # Access to the file: every call into h5py goes through these.
+
+    @contextlib.contextmanager
+    def _reading(self, where: str):
+        try:
+            yield
+        except H5PY_ERRORS as exc:
+            raise RunFormatError(f"{self.path}: {where} is unreadable ({_one_line(exc)})") \
+                from exc
+
+    def _member(self, parent: h5py.Group, name: str, cls: type, what: str):
+        where = f"{parent.name.rstrip('/')}/{name}"
+        with self._reading(where):
+            member = parent.get(name)
+        if member is None:
+            self._fail(f"no {where}")
+        if not isinstance(member, cls):
+            self._fail(f"{where} is not {what}")
+        return member
+
+    def _group(self, parent: h5py.Group, name: str) -> h5py.Group:
+        return self._member(parent, name, h5py.Group, "a group")
+
+    def _dataset(self, parent: h5py.Group, name: str) -> h5py.Dataset:
+        return self._member(parent, name, h5py.Dataset, "a dataset")
+
+    def _attribute(self, owner, name: str, kind: str):
+        """The scalar attribute name of owner (a group or the file), of kind "i", "f" (finite)
+        or "str"."""
+        where = f"attribute {name!r}"
+        if owner.name != "/":
+            where = f"{owner.name} {where}"
+        with self._reading(where):
+            value = owner.attrs.get(name)
+        if value is None:
+            self._fail(f"no {where}")
+        integer = isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+        if kind == "str" and isinstance(value, str):
+            return value
+        if kind == "i" and integer:
+            return int(value)
+        if kind == "f" and (integer or isinstance(value, (float, np.floating))) \
+                and math.isfinite(value):
+            return float(value)
+        self._fail(f"{where} is {_one_line(repr(value))}, not {KIND_NAMES[kind]}"
+                   + (" and finite" if kind == "f" else ""))
+
+    def _values(self, group: h5py.Group, fields: dict) -> dict[str, np.ndarray]:
+        """The datasets of fields (their layout checked on opening) as int64 or float64."""
+        data = {}
+        for name, (kind, _) in fields.items():
+            with self._reading(f"{group.name}/{name}"):
+                values = group[name][()]
+            data[name] = values.astype(KIND_TYPES[kind], copy=False)
+        return data
+
+    def _fail(self, fault: str) -> NoReturn:
+        raise RunFormatError(f"{self.path}: {fault}")
 
 
 def open_run(path: str | Path) -> Run:
     return Run(path)
+
+
+def check_before_reading(path: str | Path, timeout: int) -> None:
+    """Checks what the HDF5 library itself does not, before a Run reads path, because some
+    damage makes libhdf5 1.10 corrupt memory, crash or loop forever, which no exception can
+    report: the global heaps, then opening path in a child process. Raises RunFormatError.
+    What Run reports itself (no file, not HDF5, ...) is left to the caller's own Run(path)."""
+    path = Path(path)
+    if path.is_file():
+        _check_global_heaps(path)
+        _open_in_child(path, timeout)
+
+
+# A global heap collection (HDF5 file format spec, III.E), where the library keeps the string
+# attributes: "GCOL", version 1, three zero bytes, the collection's size, then objects of a
+# 16-byte header (index, reference count, reserved, size) and their data padded to 8 bytes.
+# Lengths are 8 bytes, the default that h5py and rubble's writer use.
+HEAP_SIGNATURE = b"GCOL\x01\x00\x00\x00"
+HEAP_HEADER = 16
+
+
+def _check_global_heaps(path: Path) -> None:
+    """libhdf5 1.10.8 trusts the object sizes in a collection: a garbled one makes it copy that
+    many bytes into a buffer sized for the string, which corrupts memory (a crash, a hang or,
+    worse, nothing visible). The sizes must add up to the collection's size."""
+    with path.open("rb") as f:
+        if path.stat().st_size < HEAP_HEADER:
+            return
+        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            at = data.find(HEAP_SIGNATURE)
+            while at >= 0:
+                size = int.from_bytes(data[at + 8:at + 16], "little")
+                if not _heap_objects_fit(data, at, size):
+                    raise RunFormatError(f"{path}: the global heap collection at byte {at} is "
+                                         "garbled (its object sizes do not add up)")
+                at = data.find(HEAP_SIGNATURE, at + size)
+
+
+def _heap_objects_fit(data: mmap.mmap, start: int, size: int) -> bool:
+    """Walks the objects of the collection at start as the library does (object 0 is the
+    free space, its size including its header; a tail shorter than a header is free space)."""
+    end = start + size
+    if size < HEAP_HEADER or end > len(data):
+        return False
+    at = start + HEAP_HEADER
+    while end - at >= HEAP_HEADER:
+        index = int.from_bytes(data[at:at + 2], "little")
+        length = int.from_bytes(data[at + 8:at + 16], "little")
+        step = length if index == 0 else HEAP_HEADER + -(-length // 8) * 8
+        if step < HEAP_HEADER:
+            return False
+        at += step
+    return at <= end
+
+
+def _open_in_child(path: Path, timeout: int) -> None:
+    """Opens path in a child process: RunFormatError when the child dies or runs past timeout
+    seconds."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            # Silent, faulthandler included (pytest points it at a copy of stderr): what goes
+            # wrong is for the parent to say, in one line.
+            faulthandler.disable()
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
+            os.dup2(devnull, 2)
+            # The default action of SIGALRM ends the child, wherever it is stuck; a handler
+            # inherited from the parent would wait for the interpreter to get control back.
+            signal.signal(signal.SIGALRM, signal.SIG_DFL)
+            signal.alarm(timeout)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                Run(path).close()
+        finally:
+            os._exit(0)
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        fault = (f"ran past {timeout} s" if os.WTERMSIG(status) == signal.SIGALRM
+                 else f"crashed ({signal.Signals(os.WTERMSIG(status)).name})")
+        raise RunFormatError(f"{path}: the HDF5 library {fault} reading it (a damaged file)")
