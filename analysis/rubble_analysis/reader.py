@@ -125,6 +125,13 @@ def _open_hdf5(path: Path) -> h5py.File:
         raise RunFormatError(f"{path}: a directory, not a run file")
     if not path.is_file():
         raise RunFormatError(f"{path}: no such file")
+    # rubble's undo journal (docs/output-format.md): while it exists the file may hold a write
+    # half done. rubble rolls it back itself; the analysis only reads, so it says what to do.
+    journal = path.with_name(path.name + ".journal")
+    if journal.exists():
+        raise RunFormatError(f"{path}: a write to it is in progress or was interrupted "
+                             f"({journal.name} exists); if no run is writing it, "
+                             f"'rubble run --resume {path}' undoes the interrupted write")
     try:
         return h5py.File(path, "r")
     except H5PY_ERRORS as exc:

@@ -292,6 +292,18 @@ def test_a_crash_or_hang_while_opening_is_refused_in_one_line(opening, fault, va
     assert fault in err[0]
 
 
+def test_a_file_left_with_an_undo_journal_is_refused_in_one_line(valid, tmp_path, capsys):
+    """A run killed in the middle of a write leaves FILE.journal; until rubble rolls it back,
+    the file may hold the write half done."""
+    path = tmp_path / "killed.h5"
+    shutil.copy(valid, path)
+    (tmp_path / "killed.h5.journal").write_bytes(b"RBLJRNL1" + bytes(8))
+    for command in ALL:
+        code, err = run_cli(command, path, valid, tmp_path, capsys)
+        assert_refused(code, err, path)
+        assert "rubble run --resume" in err[0]
+
+
 def test_a_missing_file_is_refused_in_one_line(valid, tmp_path, capsys):
     for command in ALL:
         assert_refused(*run_cli(command, tmp_path / "absent.h5", valid, tmp_path, capsys),
