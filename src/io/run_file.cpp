@@ -549,7 +549,6 @@ void check_resumable(const Snapshot& snap, const std::string& path) {
     }
 }
 
-
 bool is_complete(const std::string& path) {
     h5::Handle file = open_rubble(path, h5::Mode::read);
     return h5::read_attr_int(file.get(), "complete") == 1;
