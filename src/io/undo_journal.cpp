@@ -93,6 +93,10 @@ struct JournaledFile {
     haddr_t eoa = 0, eof = 0;
     std::uint64_t old_size = 0;
     int journal = -1;
+    // Set by the first write that fails. HDF5 then keeps the file object open (its close
+    // failed too) with its dirty metadata; nothing of it may reach the file after the session
+    // has been rolled back, and no later session may be handed this object as the same file.
+    bool failed = false;
     // Byte ranges [first, second) of the old contents already saved in the journal.
     std::vector<std::pair<std::uint64_t, std::uint64_t>> saved;
 };
@@ -171,6 +175,7 @@ herr_t driver_close(H5FD_t* file) {
 int driver_cmp(const H5FD_t* a, const H5FD_t* b) {
     const JournaledFile* f = as_file(a);
     const JournaledFile* g = as_file(b);
+    if (f->failed || g->failed) return f == g ? 0 : (f < g ? -1 : 1); // a dead file is no other
     if (f->device != g->device) return f->device < g->device ? -1 : 1;
     if (f->inode != g->inode) return f->inode < g->inode ? -1 : 1;
     return 0;
@@ -210,17 +215,20 @@ herr_t driver_read(H5FD_t* file, H5FD_mem_t, hid_t, haddr_t addr, size_t size, v
 herr_t driver_write(H5FD_t* file, H5FD_mem_t, hid_t, haddr_t addr, size_t size,
                     const void* buffer) {
     JournaledFile* f = as_file(file);
+    if (f->failed) return -1;
     const std::uint64_t end = addr + size;
-    if (addr < f->old_size && !save_old_bytes(*f, addr, std::min<std::uint64_t>(end, f->old_size)))
-        return -1;
-    if (injected_failure(f->fd, buffer, size, addr)) return -1;
-    if (!pwrite_all(f->fd, buffer, size, static_cast<off_t>(addr))) return -1;
+    f->failed = (addr < f->old_size &&
+                 !save_old_bytes(*f, addr, std::min<std::uint64_t>(end, f->old_size))) ||
+                injected_failure(f->fd, buffer, size, addr) ||
+                !pwrite_all(f->fd, buffer, size, static_cast<off_t>(addr));
+    if (f->failed) return -1;
     f->eof = std::max<haddr_t>(f->eof, end);
     return 0;
 }
 
 herr_t driver_truncate(H5FD_t* file, hid_t, hbool_t) {
     JournaledFile* f = as_file(file);
+    if (f->failed) return -1;
     if (f->eoa == f->eof) return 0;
     // The end of allocation never falls below the old length (HDF5 frees no file space here),
     // so cutting the file there loses nothing the journal would need.
