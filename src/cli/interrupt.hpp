@@ -5,9 +5,9 @@
 //  - while the run is being set up (parameters, initial conditions, first forces), nothing
 //    has been written yet and there is nothing to save: the run ends at once, with a message;
 //  - once the output exists (after defer()), the first signal asks the run to stop
-//    (rubble::request_stop): the step in progress is abandoned, even in the middle of a long
-//    drift, the state at the start of that step is written as a snapshot, and the file
-//    resumes to bitwise the same run. A second signal ends the run at once.
+//    (rubble::request_stop): the run stops after the step in progress, or abandons and undoes
+//    it in the middle of a long drift (integrate::Simulation::step), writes a snapshot, and
+//    the file resumes to bitwise the same run. A second signal ends the run at once.
 namespace rubble::cli {
 
 /// Exit status of a run ended by a signal (128 + SIGINT, as shells report it).

@@ -444,7 +444,7 @@ double EventDrivenDrift::skin_for_drift(const Bodies& b, double h) {
     return adaptive_skin_.next(NeighbourLists::largest_skin(b, h, config_.periodic_box));
 }
 
-DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
+DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_abandon) {
     DriftStats stats;
     stats.skin = skin_for_drift(b, h);
     for (int k = 0; k < image_count; ++k)
@@ -482,7 +482,7 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0) {
     while (!queue_.empty()) {
         // A dense drift can take minutes: a stop request (SIGTERM from a batch scheduler)
         // abandons it; the caller restores the state at the start of the step.
-        if ((++events & stop_poll_mask) == 0) throw_if_stop_requested("a drift");
+        if (may_abandon && (++events & stop_poll_mask) == 0) throw_if_stop_requested("a drift");
         const CollisionEvent e = queue_.top();
         queue_.pop();
         // The next event is (usually) the new top: its bodies' lines start loading while this

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/integrate/simulation.hpp"
 
+#include <chrono>
 #include <stdexcept>
 #include <utility>
 
@@ -32,19 +33,7 @@ void Simulation::enable_collisions(const collisions::CollisionConfig& config) {
 void Simulation::step() {
     // KDK: the force at the end of a step is the force at the start of the next one.
     if (collisions_) {
-        // An event-driven drift can be abandoned part-way (a stop request): the step is then
-        // undone, so that the state is the one a snapshot of the previous step would hold.
-        // The copy is O(N), small beside the drift and the force evaluation, into a buffer
-        // kept between steps so that it allocates nothing.
-        step_start_ = bodies_;
-        try {
-            kick(bodies_, acc_, 0.5 * dt_);
-            last_drift_ = collisions_->drift(bodies_, dt_, time());
-        } catch (const Interrupted&) {
-            std::swap(bodies_, step_start_);
-            collisions_.emplace(collisions_->config()); // lists and queue of a drift half done
-            throw;
-        }
+        collisional_kick_drift();
     } else {
         kick(bodies_, acc_, 0.5 * dt_);
         drift(bodies_, dt_);
@@ -52,6 +41,28 @@ void Simulation::step() {
     refresh_forces();
     kick(bodies_, acc_, 0.5 * dt_);
     ++step_;
+}
+
+void Simulation::collisional_kick_drift() {
+    // A long event-driven drift (a dense phase can take minutes) may be abandoned part-way on
+    // a stop request: the step is then undone, so that the state is the one a snapshot of the
+    // previous step would hold. That needs a copy of the bodies (into a buffer kept between
+    // steps, so nothing is allocated), which is made only when the previous drift took long
+    // enough that the copy costs little beside it; a shorter drift just finishes. Drift
+    // lengths change slowly from step to step, and the choice never changes the physics.
+    const bool undoable = last_drift_seconds_ > abandon_drifts_longer_than;
+    if (undoable) step_start_ = bodies_;
+    const auto start = std::chrono::steady_clock::now();
+    try {
+        kick(bodies_, acc_, 0.5 * dt_);
+        last_drift_ = collisions_->drift(bodies_, dt_, time(), undoable);
+    } catch (const Interrupted&) {
+        std::swap(bodies_, step_start_);
+        collisions_.emplace(collisions_->config()); // lists and queue of a drift half done
+        throw;
+    }
+    last_drift_seconds_ =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 } // namespace rubble::integrate

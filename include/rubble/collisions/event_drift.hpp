@@ -60,10 +60,11 @@ public:
     /// log and error messages), resolving every collision in time order. Merged bodies are
     /// removed at the end (the survivor keeps its id). Periodic positions are wrapped into the
     /// box. Throws PhysicsError for overlaps under "abort" and for inelastic collapse (a body
-    /// colliding more than max_per_body times in one drift). Throws Interrupted on a stop
-    /// request (rubble/core/stop_request.hpp), leaving `b` part-way through the drift and this
-    /// engine fit only to be destroyed: the caller restores the state of the step's start.
-    DriftStats drift(Bodies& b, double h, double t0);
+    /// colliding more than max_per_body times in one drift). With `may_abandon`, throws
+    /// Interrupted on a stop request (rubble/core/stop_request.hpp), leaving `b` part-way
+    /// through the drift and this engine fit only to be destroyed: the caller restores the
+    /// state of the step's start.
+    DriftStats drift(Bodies& b, double h, double t0, bool may_abandon = false);
 
     /// Collision records kept since the last call (config.log), in time order.
     [[nodiscard]] std::vector<CollisionRecord> take_log();

@@ -28,9 +28,13 @@ public:
     /// The collision engine (for its log); requires collisions_enabled().
     [[nodiscard]] collisions::EventDrivenDrift& collision_engine() { return *collisions_; }
 
-    /// One kick-drift-kick step of length dt. With collisions, a stop request during the
-    /// drift throws Interrupted and leaves the state exactly as it was before the step.
+    /// One kick-drift-kick step of length dt. With collisions, a stop request during a drift
+    /// that may be abandoned (the previous one took longer than abandon_drifts_longer_than)
+    /// throws Interrupted and leaves the state exactly as it was before the step; a shorter
+    /// drift finishes first.
     void step();
+    /// Wall-clock seconds of a drift beyond which the next drift can be abandoned.
+    static constexpr double abandon_drifts_longer_than = 0.5;
 
     /// Simulated time (s). Computed as t_start + step * dt, never accumulated, so a resumed
     /// run has bitwise the same times as an uninterrupted one.
@@ -49,6 +53,8 @@ public:
 private:
     Bodies bodies_;
     Bodies step_start_; ///< bodies at the start of the step in progress (collisions only)
+    double last_drift_seconds_ = 0.0; ///< wall-clock time of the last event-driven drift
+    void collisional_kick_drift();
     std::unique_ptr<gravity::GravitySolver> gravity_;
     double dt_;
     double t_start_;
