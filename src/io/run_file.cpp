@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "file_space.hpp"
+#include "global_heap_check.hpp"
 #include "hdf5_util.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/version.hpp"
@@ -106,6 +107,7 @@ void recover_interrupted_write(const std::string& path) {
 h5::Handle open_rubble(const std::string& path, h5::Mode mode) {
     if (!std::filesystem::exists(path)) throw InputError("'" + path + "': no such file");
     recover_interrupted_write(path);
+    check_global_heaps(path); // before libhdf5 reads a string (global_heap_check.hpp)
     h5::Handle file;
     try {
         file = h5::open_file(path, mode);

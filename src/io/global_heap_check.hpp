@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// A check of an HDF5 file's global heap collections before libhdf5 reads it.
+//
+// HDF5 keeps variable-length strings (rubble's string attributes: format, parameters, units)
+// in global heap collections (HDF5 file format specification, section III.E): "GCOL", version
+// 1, three reserved bytes, the collection's size, then objects of a 16-byte header (index,
+// reference count, reserved, size) and their data padded to 8 bytes. libhdf5 1.10 trusts the
+// object sizes: a garbled one makes it loop for ever or copy past its buffer (found by the
+// fuzz test of the readers). So before a file is opened, every collection's objects must add
+// up to the collection's size. The scan reads the file once; its result is remembered for as
+// long as the file's size and modification time do not change.
+#include <string>
+
+namespace rubble::io {
+
+/// Throws InputError naming `path` and the byte offset if a global heap collection is
+/// garbled; IoError if the file cannot be read.
+void check_global_heaps(const std::string& path);
+
+} // namespace rubble::io
