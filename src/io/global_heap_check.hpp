@@ -8,8 +8,8 @@
 // reference count, reserved, size) and their data padded to 8 bytes. libhdf5 1.10 trusts the
 // object sizes: a garbled one makes it loop for ever or copy past its buffer (found by the
 // fuzz test of the readers). So before a file is opened, every collection's objects must add
-// up to the collection's size. The scan reads the file once; its result is remembered for as
-// long as the file's size and modification time do not change.
+// up to the collection's size. The scan reads the file once (at disk speed); its result is
+// remembered for as long as the file's size and modification time do not change.
 #include <string>
 
 namespace rubble::io {
