@@ -8,24 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "descriptor.hpp"
 #include "rubble/core/error.hpp"
 
 namespace rubble::io {
 namespace {
-
-class Descriptor {
-public:
-    Descriptor(const std::string& path, int flags) : fd_(::open(path.c_str(), flags)) {}
-    ~Descriptor() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    Descriptor(const Descriptor&) = delete;
-    Descriptor& operator=(const Descriptor&) = delete;
-    [[nodiscard]] int get() const { return fd_; }
-
-private:
-    int fd_;
-};
 
 std::string reason(int error) {
     return error == EFBIG ? "file too large (a file size limit)" : std::strerror(error);
@@ -34,7 +21,7 @@ std::string reason(int error) {
 } // namespace
 
 void reserve_space(const std::string& path, std::uint64_t bytes) {
-    const Descriptor fd(path, O_RDWR | O_CLOEXEC);
+    const Descriptor fd(path, O_RDWR);
     if (fd.get() < 0) throw IoError("cannot open '" + path + "' for writing: " + reason(errno));
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) throw IoError("cannot stat '" + path + "': " + reason(errno));
@@ -51,14 +38,14 @@ void reserve_space(const std::string& path, std::uint64_t bytes) {
 
 void make_durable(const std::string& path, bool new_file) {
     {
-        const Descriptor fd(path, O_RDONLY | O_CLOEXEC);
+        const Descriptor fd(path, O_RDONLY);
         if (fd.get() < 0 || ::fsync(fd.get()) != 0)
             throw IoError("cannot flush '" + path + "' to the disk: " + reason(errno));
     }
     if (!new_file) return;
     std::filesystem::path dir = std::filesystem::path(path).parent_path();
     if (dir.empty()) dir = ".";
-    const Descriptor fd(dir.string(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    const Descriptor fd(dir.string(), O_RDONLY | O_DIRECTORY);
     if (fd.get() >= 0) ::fsync(fd.get()); // some file systems refuse fsync on a directory
 }
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "descriptor.hpp"
 #include "rubble/core/error.hpp"
 
 namespace rubble::io {
@@ -90,21 +91,6 @@ std::int64_t first_garbled(int fd, std::uint64_t length) {
     return -1;
 }
 
-class Descriptor {
-public:
-    explicit Descriptor(const std::string& path)
-        : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {}
-    ~Descriptor() {
-        if (fd_ >= 0) ::close(fd_);
-    }
-    Descriptor(const Descriptor&) = delete;
-    Descriptor& operator=(const Descriptor&) = delete;
-    [[nodiscard]] int get() const { return fd_; }
-
-private:
-    int fd_;
-};
-
 using FileState = std::tuple<dev_t, ino_t, off_t, std::int64_t>; // device, inode, size, mtime
 std::mutex checked_mutex;
 std::map<FileState, bool> checked; // files found sound
@@ -112,7 +98,7 @@ std::map<FileState, bool> checked; // files found sound
 } // namespace
 
 void check_global_heaps(const std::string& path) {
-    const Descriptor fd(path);
+    const Descriptor fd(path, O_RDONLY);
     struct stat st {};
     if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0)
         throw IoError("cannot read '" + path + "': " + std::strerror(errno));
