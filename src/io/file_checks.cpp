@@ -64,15 +64,20 @@ void check_not_an_input(const ParameterSet& p, const RunConfig& c, const std::st
                                          "output.overwrite says");
 }
 
-// HDF5 would fail later with "cannot create HDF5 file", naming neither key nor reason.
+// HDF5 would fail later with "cannot create HDF5 file", naming neither key nor reason. Missing
+// directories are created by the run (RunFile::create, as out/ on a fresh checkout), so what
+// must exist and be writable is the nearest existing one, and it must be a directory.
 void check_output_directory(const ParameterSet& p, const std::string& out) {
-    const fs::path parent = fs::path(out).parent_path();
-    const std::string dir = parent.empty() ? "." : parent.string();
+    fs::path dir = fs::path(out).parent_path();
+    if (dir.empty()) dir = ".";
     std::error_code ec;
+    while (!fs::exists(dir, ec) && dir.has_parent_path() && dir.parent_path() != dir)
+        dir = dir.parent_path();
+    if (!fs::exists(dir, ec)) dir = ".";
     if (!fs::is_directory(dir, ec))
-        throw p.error("output.file", "the directory '" + dir + "' does not exist");
+        throw p.error("output.file", "'" + dir.string() + "' is not a directory");
     if (::access(dir.c_str(), W_OK) != 0)
-        throw p.error("output.file", "the directory '" + dir + "' is not writable");
+        throw p.error("output.file", "the directory '" + dir.string() + "' is not writable");
 }
 
 void check_output_file(const ParameterSet& p, const RunConfig& c, const std::string& params_path) {

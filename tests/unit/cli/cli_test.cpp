@@ -35,6 +35,15 @@ TEST(Cli, RunsAParameterFileToACompleteOutput) {
     EXPECT_EQ(rubble::io::read_diagnostics(out).size(), 21u);
 }
 
+// The main job writes out/default.h5 on a fresh checkout, where out/ does not exist yet.
+TEST(Cli, MissingOutputDirectoriesAreCreated) {
+    TempDir dir;
+    const std::string out = dir.file("out/sub/run.h5");
+    const auto r = run_rubble({"run", dir.write("p.toml", small_run(out)), "--quiet"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(rubble::io::is_complete(out));
+}
+
 TEST(Cli, CommandLineOverridesTheFile) {
     TempDir dir;
     const std::string out = dir.file("o.h5");
