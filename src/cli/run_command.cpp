@@ -157,6 +157,13 @@ struct CollisionCounters {
     }
 };
 
+// What a stopped run's output still holds, for its error message (-1: nothing written yet).
+std::string output_kept(std::int64_t last_snapshot_step) {
+    if (last_snapshot_step < 0) return "no output was written";
+    return "the output keeps its snapshots up to step " + std::to_string(last_snapshot_step) +
+           ", marked incomplete";
+}
+
 // A state that is no longer finite numbers (an overflow, a division by zero) must stop the run
 // before it is written: the last snapshot stays the last good state and the file incomplete.
 void check_finite(const integrate::Simulation& sim, const io::RunFile& file) {
@@ -166,11 +173,7 @@ void check_finite(const integrate::Simulation& sim, const io::RunFile& file) {
     std::snprintf(line, sizeof line, "step %lld (t = %.6g s): body id %lld has a non-finite %s",
                   static_cast<long long>(sim.step_count()), sim.time(),
                   static_cast<long long>(sim.bodies().id[bad->index]), bad->field);
-    std::string where = file.last_snapshot_step() >= 0
-                            ? "; the output keeps its snapshots up to step " +
-                                  std::to_string(file.last_snapshot_step()) + ", marked incomplete"
-                            : "";
-    throw PhysicsError(std::string(line) + where +
+    throw PhysicsError(std::string(line) + "; " + output_kept(file.last_snapshot_step()) +
                        " (check units.G, the time step and the initial conditions)");
 }
 
@@ -181,10 +184,7 @@ void check_finite(const integrate::Diagnostics& row, std::int64_t last_snapshot_
                        ": the total energy or angular momentum is not a finite number "
                        "(an overflow: check units.G, gravity.softening and the initial "
                        "speeds); " +
-                       (last_snapshot_step < 0
-                            ? std::string("no output was written")
-                            : "the output keeps its snapshots up to step " +
-                                  std::to_string(last_snapshot_step) + ", marked incomplete"));
+                       output_kept(last_snapshot_step));
 }
 
 struct LoopResult {
@@ -299,13 +299,9 @@ LoopResult run_and_finish(integrate::Simulation& sim, io::RunFile& file, const S
         file.mark_complete(r.reached_end, de, dl);
         return r;
     } catch (const IoError& e) {
-        std::string kept = file.last_snapshot_step() < 0
-                               ? "; the output holds no snapshot"
-                               : "; the output keeps its snapshots up to step " +
-                                     std::to_string(file.last_snapshot_step()) +
-                                     ", marked incomplete: rubble run --resume " + file.path() +
-                                     " continues from there once there is room";
-        throw IoError(std::string(e.what()) + kept);
+        throw IoError(std::string(e.what()) + "; " + output_kept(file.last_snapshot_step()) +
+                      ": rubble run --resume " + file.path() +
+                      " continues from there once there is room");
     }
 }
 
