@@ -16,6 +16,7 @@
 #include "rubble/gravity/gravity_solver.hpp"
 #include "rubble/ic/initial_conditions.hpp"
 #include "rubble/integrate/diagnostics.hpp"
+#include "rubble/integrate/make_stepper.hpp"
 #include "rubble/integrate/simulation.hpp"
 #include "rubble/io/run_checks.hpp"
 #include "rubble/io/run_config.hpp"
@@ -132,8 +133,8 @@ struct CollisionCounters {
           max_overlap(t.max_overlap_since_row), collisions_total(t.collisions),
           overlaps_total(t.overlaps), merges_total(t.merges) {}
 
-    void add(const collisions::DriftStats& d) {
-        const auto c = static_cast<double>(d.collisions), o = static_cast<double>(d.overlaps);
+    void add(const integrate::StepStats& d) {
+        const auto c = static_cast<double>(d.contacts), o = static_cast<double>(d.overlaps);
         collisions += c;
         overlaps += o;
         max_overlap = std::max(max_overlap, d.max_overlap);
@@ -218,10 +219,9 @@ LoopResult run_loop(integrate::Simulation& sim, io::RunFile& file, const Setup& 
         const std::int64_t k = sim.step_count();
         const bool last = k == n_total;
         const bool stop = !last && (k >= stop_at || stop_requested());
-        if (sim.collisions_enabled()) {
-            counters.add(sim.last_drift());
-            if (s.config.collisions.log)
-                file.append_collisions(sim.collision_engine().take_log(), k);
+        if (sim.stepper().resolves_contacts()) {
+            counters.add(sim.last_stats());
+            if (s.config.collisions.log) file.append_collisions(sim.stepper().take_log(), k);
         }
         if (k % diag_every == 0 || last) {
             r.last_diag =
@@ -234,7 +234,7 @@ LoopResult run_loop(integrate::Simulation& sim, io::RunFile& file, const Setup& 
         if ((snap_every > 0 && k % snap_every == 0) || last || stop)
             file.write_snapshot(sim.bodies(), sim.time(), k, counters.totals());
         progress.update(k, sim.time(), energy_error,
-                        sim.collisions_enabled() ? counters.collisions_total : -1.0);
+                        sim.stepper().resolves_contacts() ? counters.collisions_total : -1.0);
         if (stop) {
             r.interrupted = stop_requested();
             break;
@@ -322,8 +322,8 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
                               s.state.time, s.first_step);
     out << "rubble: " << n_bodies << " bodies, gravity backend " << sim.gravity().name() << ", "
         << n_total << " steps of " << s.config.dt << " s\n";
-    if (s.config.collisions.enabled) {
-        sim.enable_collisions(s.config.collisions);
+    sim.set_stepper(integrate::make_stepper(s.config.collisions));
+    if (sim.stepper().resolves_contacts()) {
         const auto& k = s.config.collisions;
         out << "collisions: "
             << (k.outcome == collisions::ContactOutcome::merge ? "merge" : "bounce")
@@ -370,7 +370,7 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
         static_cast<long long>(r.last_step), sim.time(), wall,
         static_cast<double>(r.last_step - s.first_step) / std::max(wall, 1e-9), de, dl);
     out << line;
-    if (sim.collisions_enabled()) {
+    if (sim.stepper().resolves_contacts()) {
         std::snprintf(line, sizeof line,
                       "collisions: %.0f in total, %.0f overlaps, %.0f merges; %zu bodies left\n",
                       r.last_diag.collisions_total, r.last_diag.overlaps_total,

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/integrate/leapfrog.hpp"
 
+#include "rubble/integrate/stepper.hpp"
+
 #include <cmath>
 #include <cstddef>
 
@@ -25,6 +27,17 @@ void drift(Bodies& b, double h) {
         b.pos[i] += h * b.vel[i];
         b.orientation[i] = rotate_by_spin(b.orientation[i], b.spin[i], h);
     }
+}
+
+double work_counter(const StepStats& s, std::string_view name) {
+    for (const WorkCounter& w : s.work)
+        if (name == w.name) return w.value;
+    return 0.0;
+}
+
+StepStats PlainDrift::advance(Bodies& b, double h, double /*t0*/, bool /*may_abandon*/) {
+    drift(b, h);
+    return {};
 }
 
 } // namespace rubble::integrate

@@ -13,7 +13,7 @@ namespace rubble::integrate {
 Simulation::Simulation(Bodies bodies, std::unique_ptr<gravity::GravitySolver> gravity, double dt,
                        double t_start, std::int64_t step)
     : bodies_(std::move(bodies)), gravity_(std::move(gravity)), dt_(dt), t_start_(t_start),
-      step_(step) {
+      step_(step), stepper_(std::make_unique<PlainDrift>()) {
     if (!gravity_) throw std::invalid_argument("Simulation: no gravity solver");
     if (!(dt_ > 0.0)) throw std::invalid_argument("Simulation: dt must be > 0");
     bodies_.check_consistent();
@@ -26,42 +26,41 @@ void Simulation::refresh_forces() {
     gravity_->compute(bodies_.pos, bodies_.mass, acc_, pot_);
 }
 
-void Simulation::enable_collisions(const collisions::CollisionConfig& config) {
-    collisions_.emplace(config);
+void Simulation::set_stepper(std::unique_ptr<Stepper> stepper) {
+    if (!stepper) throw std::invalid_argument("Simulation: no stepper");
+    stepper_ = std::move(stepper);
+    last_advance_seconds_ = 0.0;
 }
 
 void Simulation::step() {
     // KDK: the force at the end of a step is the force at the start of the next one.
-    if (collisions_) {
-        collisional_kick_drift();
-    } else {
-        kick(bodies_, acc_, 0.5 * dt_);
-        drift(bodies_, dt_);
-    }
+    kick_advance();
     refresh_forces();
     kick(bodies_, acc_, 0.5 * dt_);
     ++step_;
 }
 
-void Simulation::collisional_kick_drift() {
-    // A long event-driven drift (a dense phase can take minutes) may be abandoned part-way on
-    // a stop request: the step is then undone, so that the state is the one a snapshot of the
-    // previous step would hold. That needs a copy of the bodies (into a buffer kept between
-    // steps, so nothing is allocated), which is made only when the previous drift took long
-    // enough that the copy costs little beside it; a shorter drift just finishes. Drift
-    // lengths change slowly from step to step, and the choice never changes the physics.
-    const bool undoable = last_drift_seconds_ > abandon_drifts_longer_than;
+void Simulation::kick_advance() {
+    // A long advance (an event-driven drift through a dense phase can take minutes) may be
+    // abandoned part-way on a stop request: the step is then undone, so that the state is the
+    // one a snapshot of the previous step would hold. That needs a copy of the bodies (into a
+    // buffer kept between steps, so nothing is allocated), which is made only when the
+    // previous advance took long enough that the copy costs little beside it; a shorter
+    // advance just finishes. Advance lengths change slowly from step to step, and the choice
+    // never changes the physics.
+    const bool undoable =
+        stepper_->resolves_contacts() && last_advance_seconds_ > abandon_drifts_longer_than;
     if (undoable) step_start_ = bodies_;
     const auto start = std::chrono::steady_clock::now();
     try {
         kick(bodies_, acc_, 0.5 * dt_);
-        last_drift_ = collisions_->drift(bodies_, dt_, time(), undoable);
+        last_stats_ = stepper_->advance(bodies_, dt_, time(), undoable);
     } catch (const Interrupted&) {
         std::swap(bodies_, step_start_);
-        collisions_.emplace(collisions_->config()); // lists and queue of a drift half done
+        stepper_->discard();
         throw;
     }
-    last_drift_seconds_ =
+    last_advance_seconds_ =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 

@@ -84,16 +84,16 @@ struct CollisionColumn {
     const char* name;
     const char* units;
     const char* description;
-    double collisions::CollisionRecord::*field;
+    double integrate::ContactRecord::*field;
 };
 const CollisionColumn collision_columns[] = {
-    {"time", "s", "time of contact", &collisions::CollisionRecord::time},
+    {"time", "s", "time of contact", &integrate::ContactRecord::time},
     {"normal_speed", "m/s", "normal speed of approach |u.n| before the collision",
-     &collisions::CollisionRecord::normal_speed},
+     &integrate::ContactRecord::normal_speed},
     {"tangential_speed", "m/s", "tangential speed of the contact points before the collision",
-     &collisions::CollisionRecord::tangential_speed},
+     &integrate::ContactRecord::tangential_speed},
     {"impact_parameter", "m", "distance between the lines of motion of the two centres",
-     &collisions::CollisionRecord::impact_parameter},
+     &integrate::ContactRecord::impact_parameter},
 };
 
 // A journal left by a run that died in the middle of a write: if no run holds the file's lock
@@ -180,7 +180,7 @@ void write_session(const std::string& path, std::uint64_t data_bytes, std::uint6
     commit_journal(path);
 }
 
-void append_collision_rows(hid_t f, const std::vector<collisions::CollisionRecord>& records,
+void append_collision_rows(hid_t f, const std::vector<integrate::ContactRecord>& records,
                            const std::vector<std::int64_t>& record_steps) {
     h5::Handle log = h5::open_group(f, "collisions");
     const std::size_t rows = records.size();
@@ -332,7 +332,7 @@ void RunFile::append_diagnostics(const integrate::Diagnostics& d) {
     pending_.push_back(d);
 }
 
-void RunFile::append_collisions(const std::vector<collisions::CollisionRecord>& records,
+void RunFile::append_collisions(const std::vector<integrate::ContactRecord>& records,
                                 std::int64_t step) {
     pending_collisions_.insert(pending_collisions_.end(), records.begin(), records.end());
     pending_collision_steps_.insert(pending_collision_steps_.end(), records.size(), step);
@@ -506,13 +506,13 @@ std::vector<integrate::Diagnostics> read_diagnostics(const std::string& path) {
     return out;
 }
 
-std::vector<collisions::CollisionRecord> read_collision_log(const std::string& path,
-                                                            std::vector<std::int64_t>* steps) {
+std::vector<integrate::ContactRecord> read_collision_log(const std::string& path,
+                                                         std::vector<std::int64_t>* steps) {
     h5::Handle file = open_rubble(path, h5::Mode::read);
     h5::Handle log = h5::open_group(file.get(), "collisions");
     const std::vector<std::int64_t> step = h5::read_ints(log.get(), "step");
     const std::vector<std::int64_t> ids = h5::read_ints(log.get(), "id");
-    std::vector<collisions::CollisionRecord> out(step.size());
+    std::vector<integrate::ContactRecord> out(step.size());
     if (ids.size() != 2 * out.size())
         throw InputError("'" + path + "':/collisions/id does not match /collisions/step");
     for (std::size_t i = 0; i < out.size(); ++i) {

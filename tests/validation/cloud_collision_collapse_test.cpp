@@ -16,6 +16,7 @@
 #include <numeric>
 #include <vector>
 
+#include "rubble/collisions/event_drift.hpp"
 #include "rubble/gravity/direct_gravity.hpp"
 #include "rubble/ic/generators.hpp"
 #include "rubble/integrate/diagnostics.hpp"
@@ -89,7 +90,8 @@ TEST(CloudCollisionCollapse, TenThousandSpheresFormOneAggregateConservingMomenta
     const double R_pile = std::cbrt(static_cast<double>(n) / 0.6) * r;
     k.v_min = G * M / (R_pile * R_pile) * dt;
     k.f_crit = 0.01;
-    sim.enable_collisions(k); // overlaps = abort: any overlap beyond round-off fails the run
+    sim.set_stepper(std::make_unique<collisions::EventDrivenDrift>(
+        k)); // overlaps = abort: any overlap beyond round-off fails the run
     const auto d0 = integrate::compute_diagnostics(sim.bodies(), sim.potentials(), 0.0, 0);
 
     const auto wall0 = std::chrono::steady_clock::now();
@@ -98,15 +100,15 @@ TEST(CloudCollisionCollapse, TenThousandSpheresFormOneAggregateConservingMomenta
     double max_overlap = 0.0;
     for (std::int64_t s = 0; s < steps; ++s) {
         sim.step();
-        const auto& d = sim.last_drift();
-        total += d.collisions;
-        most = std::max(most, d.collisions);
+        const auto& d = sim.last_stats();
+        total += d.contacts;
+        most = std::max(most, d.contacts);
         overlaps += d.overlaps;
         max_overlap = std::max(max_overlap, d.max_overlap);
         if ((s + 1) % 50 == 0)
             std::printf("[measured] t/t_ff %.2f: %lld collisions in the last step, largest "
                         "aggregate %zu\n",
-                        sim.time() / t_ff, static_cast<long long>(d.collisions),
+                        sim.time() / t_ff, static_cast<long long>(d.contacts),
                         largest_aggregate(sim.bodies(), 0.05));
     }
     const double wall =

@@ -36,7 +36,7 @@ struct Scale {
 };
 
 struct Outcome {
-    std::vector<collisions::CollisionRecord> log;
+    std::vector<integrate::ContactRecord> log;
     Bodies bodies; // final state, back in SI units
     std::int64_t elastic_by_guard = 0;
 };
@@ -73,12 +73,13 @@ Outcome run_at(const Scenario& sc, const Scale& s) {
     k.f_crit = 0.01;
     k.overlaps = collisions::OverlapStrategy::trace_back;
     k.log = true;
-    sim.enable_collisions(k);
+    sim.set_stepper(std::make_unique<collisions::EventDrivenDrift>(k));
     Outcome out;
     for (int i = 0; i < sc.steps; ++i) {
         sim.step();
-        out.elastic_by_guard += sim.last_drift().elastic_by_guard;
-        for (collisions::CollisionRecord c : sim.collision_engine().take_log()) {
+        out.elastic_by_guard += static_cast<std::int64_t>(
+            integrate::work_counter(sim.last_stats(), "elastic_by_guard"));
+        for (integrate::ContactRecord c : sim.stepper().take_log()) {
             c.time /= s.T; // back in SI units (exact for powers of two)
             out.log.push_back(c);
         }

@@ -26,19 +26,15 @@
 #include "rubble/collisions/periodic.hpp"
 #include "rubble/collisions/resolve.hpp"
 #include "rubble/core/bodies.hpp"
+#include "rubble/integrate/stepper.hpp"
 
 namespace rubble::collisions {
 
 /// One resolved collision, for the optional collision log.
-struct CollisionRecord {
-    double time = 0.0;             ///< s, absolute
-    std::int64_t id1 = 0, id2 = 0; ///< body ids, id1 < id2
-    double normal_speed = 0.0;     ///< m/s, |u.n| before the collision
-    double tangential_speed = 0.0; ///< m/s, |u_t| of the contact points before
-    double impact_parameter = 0.0; ///< m, distance between the centres' lines of motion
-};
+using CollisionRecord = integrate::ContactRecord;
 
-/// What happened in one drift.
+/// What happened in one drift, in this engine's own terms (advance() reports the generic part
+/// as StepStats, the rest as work counters).
 struct DriftStats {
     std::int64_t collisions = 0;       ///< resolved (bounces and merges)
     std::int64_t merges = 0;           ///< collisions that merged (outcome = merge)
@@ -52,9 +48,18 @@ struct DriftStats {
     double skin = 0.0;                 ///< neighbourhood margin used (config or adaptive)
 };
 
-class EventDrivenDrift {
+/// The event-driven drift as the Simulation's stepper (integrate/stepper.hpp).
+class EventDrivenDrift final : public integrate::Stepper {
 public:
     explicit EventDrivenDrift(const CollisionConfig& config) : config_(config) {}
+
+    [[nodiscard]] std::string name() const override { return "event-driven"; }
+    [[nodiscard]] bool resolves_contacts() const override { return true; }
+    /// drift(), with its statistics as StepStats (collisions as contacts).
+    integrate::StepStats advance(Bodies& b, double h, double t0, bool may_abandon) override;
+    /// Starts afresh (no neighbour lists, no queue, no adaptive-skin history): what an
+    /// abandoned drift leaves behind is of no use.
+    void discard() override;
 
     /// Moves the bodies over a drift of h seconds that starts at absolute time t0 (for the
     /// log and error messages), resolving every collision in time order. Merged bodies are
@@ -67,7 +72,7 @@ public:
     DriftStats drift(Bodies& b, double h, double t0, bool may_abandon = false);
 
     /// Collision records kept since the last call (config.log), in time order.
-    [[nodiscard]] std::vector<CollisionRecord> take_log();
+    [[nodiscard]] std::vector<CollisionRecord> take_log() override;
 
     [[nodiscard]] const CollisionConfig& config() const { return config_; }
 

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "rubble/collisions/event_drift.hpp"
 #include "rubble/core/bodies.hpp"
 #include "rubble/integrate/diagnostics.hpp"
+#include "rubble/integrate/stepper.hpp"
 #include "rubble/io/file_lock.hpp"
 
 namespace rubble::io {
@@ -58,8 +58,7 @@ public:
     /// Buffers one diagnostics row (written at the next snapshot or flush()).
     void append_diagnostics(const integrate::Diagnostics& d);
     /// Buffers collision records of step `step` for /collisions (written with the next flush).
-    void append_collisions(const std::vector<collisions::CollisionRecord>& records,
-                           std::int64_t step);
+    void append_collisions(const std::vector<integrate::ContactRecord>& records, std::int64_t step);
     void flush();
     /// Drops snapshots and diagnostics rows written after `step` (an interrupted run's tail
     /// that the resumed run will write again).
@@ -74,7 +73,7 @@ private:
     explicit RunFile(std::string path) : path_(std::move(path)) {}
     std::string path_;
     std::vector<integrate::Diagnostics> pending_;
-    std::vector<collisions::CollisionRecord> pending_collisions_;
+    std::vector<integrate::ContactRecord> pending_collisions_;
     std::vector<std::int64_t> pending_collision_steps_;
     std::int64_t next_snapshot_index_ = 0;
     std::int64_t last_snapshot_step_ = -1;
@@ -96,7 +95,7 @@ void check_resumable(const Snapshot& snap, const std::string& path);
 /// The whole diagnostics series.
 [[nodiscard]] std::vector<integrate::Diagnostics> read_diagnostics(const std::string& path);
 /// The collision log (/collisions), in time order, with the step of each record.
-[[nodiscard]] std::vector<collisions::CollisionRecord>
+[[nodiscard]] std::vector<integrate::ContactRecord>
 read_collision_log(const std::string& path, std::vector<std::int64_t>* steps = nullptr);
 /// Whether the run that wrote it reached its end.
 [[nodiscard]] bool is_complete(const std::string& path);

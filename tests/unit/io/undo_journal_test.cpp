@@ -39,8 +39,8 @@ integrate::Diagnostics row(std::int64_t step) {
     return d;
 }
 
-std::vector<collisions::CollisionRecord> records(std::int64_t step) {
-    std::vector<collisions::CollisionRecord> out;
+std::vector<integrate::ContactRecord> records(std::int64_t step) {
+    std::vector<integrate::ContactRecord> out;
     for (std::int64_t k = 0; k < 300; ++k)
         out.push_back(
             {static_cast<double>(step) + 1e-3 * static_cast<double>(k), k, k + 1, 0.5, 0.1, 0.2});

@@ -1,0 +1,122 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""Runs two rubble binaries on the same scenarios and checks that their outputs are bitwise equal.
+
+A redesign that must leave the physics unchanged (issue 19: free-sphere results bitwise as
+before) is checked with this: every snapshot dataset, every diagnostics series, the collision log
+and their attributes are compared byte for byte, except the attributes that name the build
+(code_version, build). The run times of both binaries are printed too, one after the other per
+scenario (a rough comparison only: the benchmarks measure speed, bench/rubble_bench.cpp).
+
+    /usr/bin/python3 bench/compare_binaries.py --old /work/baseline/rubble \
+        --new build/release/rubble [--scenario NAME ...]
+
+Exit status 0 when every scenario matches, 1 otherwise.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import h5py
+import numpy as np
+
+# name -> (parameter file, overrides). Each resolves collisions except the last two: periodic
+# elastic gas, a G = 1 collapse through the tree, a rotating cloud bouncing with friction and the
+# overlap guards, a merging cloud, and plain drifts with tree and direct gravity.
+SCENARIOS = {
+    "granular_gas": ("params/granular_gas.toml", ["--output.collision_log", "true"]),
+    "cloud_g1_tree": ("params/cloud_collapse_g1.toml",
+                      ["--integrator.n_steps", "150", "--output.collision_log", "true"]),
+    "cloud_bounce": ("params/cloud_collapse.toml",
+                     ["--collisions.enabled", "true", "--gravity.softening", "0",
+                      "--collisions.eps_n", "0.5", "--collisions.eps_t", "0.8",
+                      "--collisions.f_crit", "0.01", "--collisions.v_min", "1e-4",
+                      "--collisions.overlaps", "trace_back", "--output.collision_log", "true",
+                      "--integrator.t_end", "1.2e5"]),
+    "cloud_merge": ("params/cloud_collapse.toml",
+                    ["--collisions.enabled", "true", "--gravity.softening", "0",
+                     "--collisions.outcome", "merge", "--collisions.overlaps", "merge",
+                     "--output.collision_log", "true",
+                     "--integrator.t_end", "1.2e5"]),
+    "collapsing_cube_tree": ("params/collapsing_cube.toml", ["--integrator.t_end", "200"]),
+    "kepler": ("params/kepler.toml", []),
+}
+
+IGNORED_ATTRS = {"code_version", "build"}
+
+
+def run(binary, scenario, out_file):
+    params, overrides = SCENARIOS[scenario]
+    cmd = [binary, "run", params, *overrides, "--output.file", out_file, "--output.overwrite",
+           "true", "--quiet"]
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stderr}")
+    return wall
+
+
+def output_file_dropped(toml):
+    """The stored parameters without the output file's name (which differs by design)."""
+    text = toml.decode() if isinstance(toml, bytes) else str(toml)
+    return "\n".join(line for line in text.splitlines() if not line.startswith("file = "))
+
+
+def differences(a, b, path="/"):
+    """Every way in which HDF5 objects a and b differ (names, attributes, bytes)."""
+    out = []
+    for key in sorted(set(a.attrs) | set(b.attrs)):
+        if key in IGNORED_ATTRS:
+            continue
+        if key not in a.attrs or key not in b.attrs:
+            out.append(f"{path}@{key}: only in one file")
+        elif path == "/parameters/" and key == "toml":
+            if output_file_dropped(a.attrs[key]) != output_file_dropped(b.attrs[key]):
+                out.append(f"{path}@{key}: the parameters differ")
+        elif np.asarray(a.attrs[key]).tobytes() != np.asarray(b.attrs[key]).tobytes():
+            out.append(f"{path}@{key}: {a.attrs[key]!r} != {b.attrs[key]!r}")
+    if isinstance(a, h5py.Dataset):
+        x, y = a[()], b[()]
+        if x.shape != y.shape or x.dtype != y.dtype or x.tobytes() != y.tobytes():
+            out.append(f"{path}: data differ")
+        return out
+    for key in sorted(set(a) | set(b)):
+        if key not in a or key not in b:
+            out.append(f"{path}{key}: only in one file")
+        else:
+            out += differences(a[key], b[key], f"{path}{key}/")
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--old", required=True, help="the reference binary")
+    ap.add_argument("--new", required=True, help="the binary under test")
+    ap.add_argument("--scenario", action="append", choices=sorted(SCENARIOS),
+                    help="one scenario (repeatable; default: all)")
+    args = ap.parse_args()
+    failed = False
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.scenario or SCENARIOS:
+            old_file, new_file = os.path.join(tmp, f"{name}_old.h5"), os.path.join(tmp, f"{name}_new.h5")
+            t_old = run(args.old, name, old_file)
+            t_new = run(args.new, name, new_file)
+            with h5py.File(old_file, "r") as a, h5py.File(new_file, "r") as b:
+                diff = differences(a, b)
+                snaps = len(a["snapshots"])
+                logged = len(a["collisions/step"])
+            verdict = "bitwise equal" if not diff else f"{len(diff)} differences"
+            print(f"{name:22s} {snaps:4d} snapshots {logged:9d} collisions logged: {verdict}; "
+                  f"wall old {t_old:7.2f} s, new {t_new:7.2f} s", flush=True)
+            for d in diff[:10]:
+                print("    " + d)
+            failed |= bool(diff)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

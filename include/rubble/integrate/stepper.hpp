@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The contact stage of a kick-drift-kick step: everything that moves the bodies between the two
+// kicks. Simulation owns one Stepper and never knows which; the CLI progress line, the
+// diagnostics and the HDF5 writer read only the generic statistics and the contact log below.
+//
+// Steppers today: PlainDrift (straight lines and constant spin, no contacts) and the
+// event-driven hard-sphere drift (collisions/event_drift.hpp). A non-smooth-contact stepper
+// (polyhedra) and the rotating-body prediction of rigid aggregates plug in here
+// (docs/architecture.md).
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rubble/core/bodies.hpp"
+
+namespace rubble::integrate {
+
+/// One resolved contact, for the optional contact log (/collisions in the output).
+struct ContactRecord {
+    double time = 0.0;             ///< s, absolute
+    std::int64_t id1 = 0, id2 = 0; ///< body ids, id1 < id2
+    double normal_speed = 0.0;     ///< m/s, |u.n| before the contact
+    double tangential_speed = 0.0; ///< m/s, |u_t| of the contact points before
+    double impact_parameter = 0.0; ///< m, distance between the centres' lines of motion
+};
+
+/// A stepper-specific count of work done in one advance (neighbour renewals, solver
+/// iterations, ...): reported by benchmarks and tests, never needed to continue a run.
+struct WorkCounter {
+    const char* name; ///< a static string
+    double value;
+};
+
+/// What one advance did, in terms every stepper can fill.
+struct StepStats {
+    std::int64_t contacts = 0; ///< contacts resolved (collisions of the event-driven drift)
+    std::int64_t merges = 0;   ///< contacts that merged two bodies into one
+    std::int64_t overlaps = 0; ///< overlapping pairs found at the start of the advance
+    double max_overlap = 0.0;  ///< largest overlap depth / (R1 + R2) at the start
+    std::vector<WorkCounter> work;
+};
+
+/// The work counter called `name`, or 0 when this stepper does not count it.
+[[nodiscard]] double work_counter(const StepStats& s, std::string_view name);
+
+class Stepper {
+public:
+    virtual ~Stepper() = default;
+    /// A short lower-case name for messages ("drift", "event-driven").
+    [[nodiscard]] virtual std::string name() const = 0;
+    /// True when this stepper resolves contacts (its statistics and log mean something).
+    [[nodiscard]] virtual bool resolves_contacts() const = 0;
+    /// Moves the bodies over h seconds starting at absolute time t0 (for logs and messages).
+    /// With `may_abandon`, a stop request (rubble/core/stop_request.hpp) may throw Interrupted
+    /// part-way, leaving `b` half advanced and this stepper fit only for discard(): the
+    /// caller restores the bodies.
+    virtual StepStats advance(Bodies& b, double h, double t0, bool may_abandon) = 0;
+    /// Forgets whatever an abandoned advance left behind, so the next advance starts afresh.
+    virtual void discard() = 0;
+    /// The contact records kept since the last call, in time order (empty unless logging).
+    [[nodiscard]] virtual std::vector<ContactRecord> take_log() { return {}; }
+};
+
+/// The drift of the plain leapfrog: every body on a straight line at constant spin.
+class PlainDrift final : public Stepper {
+public:
+    [[nodiscard]] std::string name() const override { return "drift"; }
+    [[nodiscard]] bool resolves_contacts() const override { return false; }
+    StepStats advance(Bodies& b, double h, double t0, bool may_abandon) override;
+    void discard() override {}
+};
+
+} // namespace rubble::integrate

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// The event-driven drift seen through the Stepper interface (integrate/stepper.hpp).
+#include "rubble/collisions/event_drift.hpp"
+
+namespace rubble::collisions {
+
+integrate::StepStats EventDrivenDrift::advance(Bodies& b, double h, double t0, bool may_abandon) {
+    const DriftStats d = drift(b, h, t0, may_abandon);
+    integrate::StepStats s;
+    s.contacts = d.collisions;
+    s.merges = d.merges;
+    s.overlaps = d.overlaps;
+    s.max_overlap = d.max_overlap;
+    s.work = {{"elastic_by_guard", static_cast<double>(d.elastic_by_guard)},
+              {"candidate_pairs", static_cast<double>(d.candidate_pairs)},
+              {"renewals", static_cast<double>(d.renewals)},
+              {"rebuilt", d.rebuilt ? 1.0 : 0.0},
+              {"stale_events", static_cast<double>(d.stale_events)},
+              {"skin", d.skin}};
+    return s;
+}
+
+void EventDrivenDrift::discard() {
+    const CollisionConfig config = config_;
+    *this = EventDrivenDrift(config);
+}
+
+} // namespace rubble::collisions

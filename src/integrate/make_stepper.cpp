@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: MIT
+#include "rubble/integrate/make_stepper.hpp"
+
+#include "rubble/collisions/event_drift.hpp"
+
+namespace rubble::integrate {
+
+std::unique_ptr<Stepper> make_stepper(const collisions::CollisionConfig& collisions) {
+    if (collisions.enabled) return std::make_unique<collisions::EventDrivenDrift>(collisions);
+    return std::make_unique<PlainDrift>();
+}
+
+} // namespace rubble::integrate
