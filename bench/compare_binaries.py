@@ -15,6 +15,7 @@ Exit status 0 when every scenario matches, 1 otherwise.
 """
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -46,6 +47,7 @@ SCENARIOS = {
 }
 
 IGNORED_ATTRS = {"code_version", "build"}
+LAYOUT_ATTRS = {"description", "format_version"}
 
 
 def run(binary, scenario, out_file):
@@ -66,14 +68,21 @@ def output_file_dropped(toml):
     return "\n".join(line for line in text.splitlines() if not line.startswith("file = "))
 
 
-def differences(a, b, path="/"):
-    """Every way in which HDF5 objects a and b differ (names, attributes, bytes)."""
+def differences(a, b, path="/", layout=None):
+    """Every way in which the values of HDF5 objects a and b differ (the data and attributes
+    both hold, byte for byte). Differences of layout (an object or attribute only one holds, a
+    description, the format version) are appended to `layout` instead: a new output format may
+    add fields, but every value both formats hold must be the same."""
+    layout = [] if layout is None else layout
     out = []
     for key in sorted(set(a.attrs) | set(b.attrs)):
         if key in IGNORED_ATTRS:
             continue
         if key not in a.attrs or key not in b.attrs:
-            out.append(f"{path}@{key}: only in one file")
+            layout.append(f"{path}@{key}: only in one file")
+        elif key in LAYOUT_ATTRS:
+            if np.asarray(a.attrs[key]).tobytes() != np.asarray(b.attrs[key]).tobytes():
+                layout.append(f"{path}@{key}: {a.attrs[key]!r} -> {b.attrs[key]!r}")
         elif path == "/parameters/" and key == "toml":
             if output_file_dropped(a.attrs[key]) != output_file_dropped(b.attrs[key]):
                 out.append(f"{path}@{key}: the parameters differ")
@@ -86,9 +95,9 @@ def differences(a, b, path="/"):
         return out
     for key in sorted(set(a) | set(b)):
         if key not in a or key not in b:
-            out.append(f"{path}{key}: only in one file")
+            layout.append(f"{path}{key}: only in {'the old' if key in a else 'the new'} file")
         else:
-            out += differences(a[key], b[key], f"{path}{key}/")
+            out += differences(a[key], b[key], f"{path}{key}/", layout)
     return out
 
 
@@ -105,8 +114,9 @@ def main():
             old_file, new_file = os.path.join(tmp, f"{name}_old.h5"), os.path.join(tmp, f"{name}_new.h5")
             t_old = run(args.old, name, old_file)
             t_new = run(args.new, name, new_file)
+            layout = []
             with h5py.File(old_file, "r") as a, h5py.File(new_file, "r") as b:
-                diff = differences(a, b)
+                diff = differences(a, b, layout=layout)
                 snaps = len(a["snapshots"])
                 logged = len(a["collisions/step"])
             verdict = "bitwise equal" if not diff else f"{len(diff)} differences"
@@ -114,6 +124,10 @@ def main():
                   f"wall old {t_old:7.2f} s, new {t_new:7.2f} s", flush=True)
             for d in diff[:10]:
                 print("    " + d)
+            # Layout changes, once per kind (the same in every snapshot).
+            kinds = sorted({re.sub(r"/\d{6}/", "/NNNNNN/", d) for d in layout})
+            for d in kinds[:12]:
+                print("    layout: " + d)
             failed |= bool(diff)
     return 1 if failed else 0
 

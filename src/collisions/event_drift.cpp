@@ -368,9 +368,8 @@ void EventDrivenDrift::collide(Bodies& b, const CollisionEvent& e, double t0, Dr
         rigid_[k].spin = m.spin;
         rigid_[k].mass = m.mass;
         rigid_[k].inertia = m.inertia;
-        b.mass[k] = m.mass; // (rare: written through, unlike what every collision changes)
-        b.radius[k] = m.radius;
-        b.inertia[k] = Vec3::Constant(m.inertia);
+        b.set_free_sphere(k, m.mass, m.radius); // (rare: written through, unlike what every
+                                                // collision changes; m.inertia is 2/5 m R^2)
         count_[keep_i ? j : i] = absorbed;
     } else {
         const Outcome o = resolve_collision(si, sj, eps);

@@ -2,9 +2,16 @@
 // The event-driven drift seen through the Stepper interface (integrate/stepper.hpp).
 #include "rubble/collisions/event_drift.hpp"
 
+#include "rubble/core/error.hpp"
+
 namespace rubble::collisions {
 
 integrate::StepStats EventDrivenDrift::advance(Bodies& b, double h, double t0, bool may_abandon) {
+    // The hard-sphere engine moves each body as one sphere on a straight line; bodies of
+    // several spheres need the rotating-body prediction of the aggregates stepper.
+    if (!b.all_free_spheres())
+        throw InputError("the event-driven hard-sphere drift handles free spheres only; this "
+                         "run has bodies made of several spheres or an offset sphere");
     const DriftStats d = drift(b, h, t0, may_abandon);
     integrate::StepStats s;
     s.contacts = d.collisions;

@@ -15,9 +15,7 @@ inline SphereState sphere_of(const Bodies& b, std::size_t i, const Vec3& shift) 
 
 /// Stores a merged sphere in body i, whose own frame differs from s's by `shift`.
 inline void store_merged(Bodies& b, std::size_t i, const SphereState& s, const Vec3& shift) {
-    b.mass[i] = s.mass;
-    b.radius[i] = s.radius;
-    b.inertia[i] = Vec3::Constant(s.inertia);
+    b.set_free_sphere(i, s.mass, s.radius); // s.inertia is 2/5 m R^2 (merge_spheres)
     b.pos[i] = s.pos - shift;
     b.vel[i] = s.vel;
     b.spin[i] = s.spin;

@@ -6,77 +6,164 @@
 #include <cstddef>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 namespace rubble {
 
 void Bodies::resize(std::size_t n) {
-    id.resize(n);
-    mass.resize(n);
-    radius.resize(n);
-    pos.resize(n);
-    vel.resize(n);
-    spin.resize(n);
-    orientation.resize(n, Quat::Identity());
-    inertia.resize(n);
-    aggregate.resize(n, -1);
-    free_path.resize(n, std::numeric_limits<double>::infinity());
+    const std::size_t old = size();
+    resize_table(*this, n);
+    if (n < old) {
+        std::vector<std::uint8_t> gone(spheres.size(), 0);
+        for (std::size_t k = 0; k < spheres.size(); ++k)
+            gone[k] = spheres.body[k] >= static_cast<std::int64_t>(n) ? 1 : 0;
+        remove_rows(spheres, gone);
+        return;
+    }
+    const std::size_t first = spheres.size();
+    resize_table(spheres, first + (n - old));
+    for (std::size_t k = old; k < n; ++k)
+        spheres.body[first + (k - old)] = static_cast<std::int64_t>(k);
 }
 
 void Bodies::reserve(std::size_t n) {
-    id.reserve(n);
-    mass.reserve(n);
-    radius.reserve(n);
-    pos.reserve(n);
-    vel.reserve(n);
-    spin.reserve(n);
-    orientation.reserve(n);
-    inertia.reserve(n);
-    aggregate.reserve(n);
-    free_path.reserve(n);
+    reserve_table(*this, n);
+    reserve_table(spheres, n);
 }
 
 void Bodies::add_sphere(std::int64_t body_id, double body_mass, double body_radius, const Vec3& p,
                         const Vec3& v, const Vec3& w) {
-    id.push_back(body_id);
-    mass.push_back(body_mass);
-    radius.push_back(body_radius);
-    pos.push_back(p);
-    vel.push_back(v);
-    spin.push_back(w);
-    orientation.push_back(Quat::Identity());
-    inertia.push_back(Vec3::Constant(solid_sphere_inertia(body_mass, body_radius)));
-    aggregate.push_back(-1);
-    free_path.push_back(std::numeric_limits<double>::infinity());
+    const std::size_t k = size();
+    resize(k + 1);
+    id[k] = body_id;
+    pos[k] = p;
+    vel[k] = v;
+    spin[k] = w;
+    set_free_sphere(k, body_mass, body_radius);
+}
+
+void Bodies::set_free_sphere(std::size_t k, double m, double r) {
+    mass[k] = m;
+    radius[k] = r;
+    inertia[k] = Vec3::Constant(solid_sphere_inertia(m, r));
+    principal_axes[k] = Quat::Identity();
+    // Its one sphere: row k in the free-sphere layout, else found among the rows grouped by body.
+    const auto row = static_cast<std::int64_t>(k);
+    std::size_t s = k;
+    if (s >= spheres.size() || spheres.body[s] != row) {
+        s = static_cast<std::size_t>(
+            std::lower_bound(spheres.body.begin(), spheres.body.end(), row) - spheres.body.begin());
+    }
+    if (s >= spheres.size() || spheres.body[s] != row ||
+        (s + 1 < spheres.size() && spheres.body[s + 1] == row))
+        throw std::logic_error("Bodies::set_free_sphere: body row " + std::to_string(k) +
+                               " does not have exactly one sphere");
+    spheres.offset[s] = Vec3::Zero();
+    spheres.radius[s] = r;
+    spheres.mass[s] = m;
+}
+
+bool Bodies::all_free_spheres() const {
+    const std::size_t n = size();
+    if (spheres.size() != n) return false;
+    for (std::size_t k = 0; k < n; ++k) {
+        if (spheres.body[k] != static_cast<std::int64_t>(k) || !spheres.offset[k].isZero(0.0))
+            return false;
+    }
+    return true;
+}
+
+std::optional<std::size_t> Bodies::index_of(std::int64_t body_id) const {
+    const auto known = [&]() -> std::optional<std::size_t> {
+        const auto it = index_.find(body_id);
+        if (it == index_.end() || it->second >= size() || id[it->second] != body_id)
+            return std::nullopt;
+        return it->second;
+    };
+    if (auto k = known(); k || index_.size() == size()) {
+        // A hit is checked against the row; a miss is final only if the map covers every row
+        // and no row moved (a moved row would also have failed a check, so rebuild then).
+        if (k) return k;
+        bool current = true;
+        for (const auto& [key, row] : index_)
+            if (row >= size() || id[row] != key) {
+                current = false;
+                break;
+            }
+        if (current) return std::nullopt;
+    }
+    index_.clear();
+    index_.reserve(size());
+    for (std::size_t k = 0; k < size(); ++k)
+        index_.emplace(id[k], k);
+    return known();
 }
 
 void Bodies::check_consistent() const {
-    const std::size_t n = id.size();
-    if (mass.size() != n || radius.size() != n || pos.size() != n || vel.size() != n ||
-        spin.size() != n || orientation.size() != n || inertia.size() != n ||
-        aggregate.size() != n || free_path.size() != n) {
-        throw std::logic_error("Bodies: arrays of different lengths");
+    const auto fail = [](const std::string& what) { throw std::logic_error("Bodies: " + what); };
+    if (!columns_agree(*this)) fail("body arrays of different lengths");
+    if (!columns_agree(spheres)) fail("sphere arrays of different lengths");
+    const std::size_t n = size();
+    std::vector<double> sphere_mass_sum(n, 0.0);
+    std::vector<std::size_t> sphere_count(n, 0);
+    std::int64_t previous = -1;
+    for (std::size_t k = 0; k < spheres.size(); ++k) {
+        const std::int64_t owner = spheres.body[k];
+        if (owner < 0 || owner >= static_cast<std::int64_t>(n))
+            fail("sphere " + std::to_string(k) + " links to body row " + std::to_string(owner) +
+                 " of " + std::to_string(n));
+        if (owner < previous)
+            fail("spheres not grouped by body (sphere " + std::to_string(k) + ")");
+        previous = owner;
+        sphere_mass_sum[static_cast<std::size_t>(owner)] += spheres.mass[k];
+        ++sphere_count[static_cast<std::size_t>(owner)];
+    }
+    std::unordered_map<std::int64_t, std::size_t> seen;
+    seen.reserve(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::string body = "body id " + std::to_string(id[k]);
+        if (!seen.emplace(id[k], k).second) fail("two bodies with id " + std::to_string(id[k]));
+        if (sphere_count[k] == 0) fail(body + " has no shape");
+        // A body's mass is the sum of its spheres' (summed in row order, as the builders do).
+        if (sphere_mass_sum[k] != mass[k])
+            fail(body + " has mass " + std::to_string(mass[k]) + " kg but its spheres " +
+                 std::to_string(sphere_mass_sum[k]) + " kg");
+    }
+    if (all_free_spheres()) {
+        for (std::size_t k = 0; k < n; ++k)
+            if (spheres.radius[k] != radius[k])
+                fail("free sphere id " + std::to_string(id[k]) + " has radius " +
+                     std::to_string(radius[k]) + " m but its sphere " +
+                     std::to_string(spheres.radius[k]) + " m");
     }
 }
 
 void remove_flagged(Bodies& b, const std::vector<std::uint8_t>& remove) {
-    std::size_t out = 0;
-    for (std::size_t i = 0; i < b.size(); ++i) {
-        if (remove[i]) continue;
-        if (out != i) {
-            b.id[out] = b.id[i];
-            b.mass[out] = b.mass[i];
-            b.radius[out] = b.radius[i];
-            b.pos[out] = b.pos[i];
-            b.vel[out] = b.vel[i];
-            b.spin[out] = b.spin[i];
-            b.orientation[out] = b.orientation[i];
-            b.inertia[out] = b.inertia[i];
-            b.aggregate[out] = b.aggregate[i];
-            b.free_path[out] = b.free_path[i];
-        }
-        ++out;
+    // The spheres of removed bodies go too; the others' links move down by the number of
+    // bodies removed before theirs.
+    std::vector<std::int64_t> new_row(b.size(), -1);
+    std::int64_t next = 0;
+    for (std::size_t k = 0; k < b.size(); ++k)
+        if (!remove[k]) new_row[k] = next++;
+    std::vector<std::uint8_t> sphere_gone(b.spheres.size(), 0);
+    for (std::size_t k = 0; k < b.spheres.size(); ++k) {
+        const std::int64_t row = new_row[static_cast<std::size_t>(b.spheres.body[k])];
+        sphere_gone[k] = row < 0 ? 1 : 0;
+        b.spheres.body[k] = row;
     }
-    b.resize(out);
+    remove_rows(b.spheres, sphere_gone);
+    remove_rows(b, remove);
+}
+
+void make_free_spheres(Bodies& b) {
+    const std::size_t n = b.size();
+    b.spheres = Spheres{};
+    resize_table(b.spheres, n);
+    for (std::size_t k = 0; k < n; ++k) {
+        b.spheres.body[k] = static_cast<std::int64_t>(k);
+        b.spheres.radius[k] = b.radius[k];
+        b.spheres.mass[k] = b.mass[k];
+    }
 }
 
 double total_mass(const Bodies& b) {
@@ -103,7 +190,8 @@ std::optional<NonFiniteValue> first_non_finite(const Bodies& b) {
         const auto i = static_cast<std::size_t>(k);
         const bool finite = std::isfinite(b.mass[i]) && std::isfinite(b.radius[i]) &&
                             b.pos[i].allFinite() && b.vel[i].allFinite() && b.spin[i].allFinite() &&
-                            b.orientation[i].coeffs().allFinite() && b.inertia[i].allFinite();
+                            b.orientation[i].coeffs().allFinite() && b.inertia[i].allFinite() &&
+                            b.principal_axes[i].coeffs().allFinite();
         if (!finite) first = std::min(first, k);
     }
     if (first == count) return std::nullopt;
@@ -114,7 +202,8 @@ std::optional<NonFiniteValue> first_non_finite(const Bodies& b) {
                         : !b.vel[i].allFinite()                  ? "velocity"
                         : !b.spin[i].allFinite()                 ? "spin"
                         : !b.orientation[i].coeffs().allFinite() ? "orientation"
-                                                                 : "inertia";
+                        : !b.inertia[i].allFinite()              ? "inertia"
+                                                                 : "principal axes";
     return NonFiniteValue{i, field};
 }
 

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstddef>
 
+#include "rubble/core/rigid_body.hpp"
+
 namespace rubble::integrate {
 
 Diagnostics compute_diagnostics(const Bodies& b, std::span<const double> potential, double time,
@@ -20,8 +22,8 @@ Diagnostics compute_diagnostics(const Bodies& b, std::span<const double> potenti
         m_total += m;
         d.kinetic_translational += 0.5 * m * b.vel[i].squaredNorm();
         d.potential += 0.5 * m * potential[i];
-        // Spin: L = R I R^T w with I diagonal in the body frame.
-        const Mat3 rot = b.orientation[i].toRotationMatrix();
+        // Spin: L = R I R^T w with I diagonal in the principal frame.
+        const Mat3 rot = principal_to_inertial(b, i).toRotationMatrix();
         const Vec3 w_body = rot.transpose() * b.spin[i];
         const Vec3 l_body = b.inertia[i].cwiseProduct(w_body);
         d.kinetic_rotational += 0.5 * w_body.dot(l_body);

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/integrate/leapfrog.hpp"
 
-#include "rubble/integrate/stepper.hpp"
-
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
+
+#include "rubble/core/rigid_body.hpp"
+#include "rubble/integrate/free_rotor.hpp"
+#include "rubble/integrate/stepper.hpp"
 
 namespace rubble::integrate {
 
@@ -12,6 +15,17 @@ void kick(Bodies& b, std::span<const Vec3> acc, double h) {
     const std::size_t n = b.size();
     for (std::size_t i = 0; i < n; ++i)
         b.vel[i] += h * acc[i];
+}
+
+void kick(Bodies& b, std::span<const Vec3> acc, std::span<const Vec3> torque, double h) {
+    kick(b, acc, h);
+    if (torque.empty()) return;
+    const std::size_t n = b.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const Mat3 r = principal_to_inertial(b, i).toRotationMatrix();
+        const Vec3 l = r * b.inertia[i].cwiseProduct(r.transpose() * b.spin[i]) + h * torque[i];
+        b.spin[i] = r * (r.transpose() * l).cwiseQuotient(b.inertia[i]);
+    }
 }
 
 Quat rotate_by_spin(const Quat& q, const Vec3& w, double h) {
@@ -25,7 +39,15 @@ void drift(Bodies& b, double h) {
     const std::size_t n = b.size();
     for (std::size_t i = 0; i < n; ++i) {
         b.pos[i] += h * b.vel[i];
-        b.orientation[i] = rotate_by_spin(b.orientation[i], b.spin[i], h);
+        const Vec3& I = b.inertia[i];
+        if (I.x() == I.y() && I.y() == I.z()) {
+            // Equal moments (free spheres): the spin is constant.
+            b.orientation[i] = rotate_by_spin(b.orientation[i], b.spin[i], h);
+        } else {
+            Quat principal = principal_to_inertial(b, i);
+            turn_free_rotor(principal, b.spin[i], I, h);
+            b.orientation[i] = (principal * b.principal_axes[i].conjugate()).normalized();
+        }
     }
 }
 

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/integrate/simulation.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <utility>
 
+#include "rubble/core/rigid_body.hpp"
 #include "rubble/core/stop_request.hpp"
 #include "rubble/integrate/leapfrog.hpp"
 
@@ -21,9 +23,42 @@ Simulation::Simulation(Bodies bodies, std::unique_ptr<gravity::GravitySolver> gr
 }
 
 void Simulation::refresh_forces() {
-    acc_.resize(bodies_.size());
-    pot_.resize(bodies_.size());
-    gravity_->compute(bodies_.pos, bodies_.mass, acc_, pot_);
+    const std::size_t n = bodies_.size();
+    acc_.resize(n);
+    pot_.resize(n);
+    if (bodies_.all_free_spheres()) {
+        // Each body is its own mass point: no torques, and no copy of the positions.
+        torque_.clear();
+        gravity_->compute(bodies_.pos, bodies_.mass, acc_, pot_);
+        return;
+    }
+    // Gravity acts on every sphere; each body gets the sum over its spheres (Richardson et al.
+    // 2009, P&SS 57, 183): F = sum m_i a_i, N = sum m_i rho_i x (a_i - F/M), and the
+    // mass-weighted mean potential.
+    const Spheres& s = bodies_.spheres;
+    const std::size_t m = s.size();
+    point_pos_.resize(m);
+    point_acc_.resize(m);
+    point_pot_.resize(m);
+    for (std::size_t k = 0; k < m; ++k)
+        point_pos_[k] = sphere_centre(bodies_, k);
+    gravity_->compute(point_pos_, s.mass, point_acc_, point_pot_);
+    std::fill(acc_.begin(), acc_.end(), Vec3::Zero());
+    std::fill(pot_.begin(), pot_.end(), 0.0);
+    torque_.assign(n, Vec3::Zero());
+    for (std::size_t k = 0; k < m; ++k) {
+        const auto i = static_cast<std::size_t>(s.body[k]);
+        acc_[i] += s.mass[k] * point_acc_[k];
+        pot_[i] += s.mass[k] * point_pot_[k];
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        acc_[i] /= bodies_.mass[i];
+        pot_[i] /= bodies_.mass[i];
+    }
+    for (std::size_t k = 0; k < m; ++k) {
+        const auto i = static_cast<std::size_t>(s.body[k]);
+        torque_[i] += s.mass[k] * (point_pos_[k] - bodies_.pos[i]).cross(point_acc_[k] - acc_[i]);
+    }
 }
 
 void Simulation::set_stepper(std::unique_ptr<Stepper> stepper) {
@@ -36,7 +71,7 @@ void Simulation::step() {
     // KDK: the force at the end of a step is the force at the start of the next one.
     kick_advance();
     refresh_forces();
-    kick(bodies_, acc_, 0.5 * dt_);
+    kick(bodies_, acc_, torque_, 0.5 * dt_);
     ++step_;
 }
 
@@ -53,7 +88,7 @@ void Simulation::kick_advance() {
     if (undoable) step_start_ = bodies_;
     const auto start = std::chrono::steady_clock::now();
     try {
-        kick(bodies_, acc_, 0.5 * dt_);
+        kick(bodies_, acc_, torque_, 0.5 * dt_);
         last_stats_ = stepper_->advance(bodies_, dt_, time(), undoable);
     } catch (const Interrupted&) {
         std::swap(bodies_, step_start_);

@@ -11,29 +11,16 @@
 #include "hdf5_util.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/version.hpp"
+#include "table_io.hpp"
 #include "undo_journal.hpp"
 
 namespace rubble::io {
 namespace {
 
-static_assert(sizeof(Vec3) == 3 * sizeof(double), "Vec3 must be three packed doubles");
-
 std::string snapshot_name(std::int64_t index) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%06lld", static_cast<long long>(index));
     return buf;
-}
-
-const double* flat(const std::vector<Vec3>& v) {
-    return v.empty() ? nullptr : v[0].data();
-}
-
-std::vector<Vec3> to_vec3(const std::vector<double>& flat_values, const std::string& what) {
-    if (flat_values.size() % 3 != 0) throw InputError(what + " does not have 3 columns");
-    std::vector<Vec3> out(flat_values.size() / 3);
-    for (std::size_t i = 0; i < out.size(); ++i)
-        out[i] = Vec3(flat_values[3 * i], flat_values[3 * i + 1], flat_values[3 * i + 2]);
-    return out;
 }
 
 using integrate::Diagnostics;
@@ -119,9 +106,11 @@ h5::Handle open_rubble(const std::string& path, h5::Mode mode) {
         throw InputError("'" + path + "' is not a rubble output (no format = \"rubble\")");
     }
     const std::int64_t version = h5::read_attr_int(file.get(), "format_version");
-    if (version != output_format_version) {
+    if (version < oldest_readable_format_version || version > output_format_version) {
         throw InputError("'" + path + "' has output format version " + std::to_string(version) +
-                         "; this rubble reads version " + std::to_string(output_format_version));
+                         "; this rubble reads versions " +
+                         std::to_string(oldest_readable_format_version) + " to " +
+                         std::to_string(output_format_version));
     }
     for (const char* group : {"parameters", "snapshots", "diagnostics", "collisions"}) {
         if (!h5::exists(file.get(), group))
@@ -150,11 +139,20 @@ std::uint64_t series_bytes(std::size_t rows, std::size_t cols) {
     return (rows / chunk_rows + 1) * chunk_rows * cols * sizeof(double);
 }
 
-// Bytes of one snapshot's per-body datasets.
-std::uint64_t snapshot_bytes(std::size_t n) {
-    // id, mass, radius, position, velocity, spin, orientation, inertia, aggregate, free_path
-    constexpr std::uint64_t values_per_body = 1 + 1 + 1 + 3 + 3 + 3 + 4 + 3 + 1 + 1;
-    return n * values_per_body * sizeof(double);
+// Numbers in one row of a table (a vector is 3, a quaternion 4).
+template <class Table> std::uint64_t values_per_row() {
+    std::uint64_t values = 0;
+    for_each_field<Table>([&](const auto& field) {
+        using T = typename std::decay_t<decltype(field)>::value_type;
+        values += std::is_same_v<T, Vec3> ? 3 : std::is_same_v<T, Quat> ? 4 : 1;
+    });
+    return values;
+}
+
+// Bytes of one snapshot's per-body and per-sphere datasets.
+std::uint64_t snapshot_bytes(const Bodies& b) {
+    return (b.size() * values_per_row<Bodies>() + b.spheres.size() * values_per_row<Spheres>()) *
+           sizeof(double);
 }
 
 constexpr std::size_t collision_values_per_row =
@@ -287,11 +285,10 @@ void RunFile::write_snapshot(const Bodies& b, double time, std::int64_t step,
     // killed between the two writes resumes from the previous snapshot, and drops (then writes
     // again) the rows past it. The other order would leave a snapshot whose rows are lost.
     flush();
-    write_session(path_, snapshot_bytes(b.size()), 16, [&](hid_t f) {
+    write_session(path_, snapshot_bytes(b), 32, [&](hid_t f) {
         h5::Handle snaps = h5::open_group(f, "snapshots");
         h5::Handle g = h5::create_group(snaps.get(), snapshot_name(next_snapshot_index_));
         const hid_t s = g.get();
-        const std::size_t n = b.size();
         h5::write_attr(s, "time", time);
         h5::write_attr(s, "step", step);
         h5::write_attr(s, "collisions_total", totals.collisions);
@@ -300,29 +297,9 @@ void RunFile::write_snapshot(const Bodies& b, double time, std::int64_t step,
         h5::write_attr(s, "collisions_since_row", totals.collisions_since_row);
         h5::write_attr(s, "overlaps_since_row", totals.overlaps_since_row);
         h5::write_attr(s, "max_overlap_since_row", totals.max_overlap_since_row);
-        h5::write_dataset(s, "id", b.id.data(), n, "", "stable body identifier");
-        h5::write_dataset(s, "mass", b.mass.data(), n, 1, "kg", "body mass");
-        h5::write_dataset(s, "radius", b.radius.data(), n, 1, "m", "sphere radius");
-        h5::write_dataset(s, "position", flat(b.pos), n, 3, "m", "centre of mass, inertial frame");
-        h5::write_dataset(s, "velocity", flat(b.vel), n, 3, "m/s", "velocity, inertial frame");
-        h5::write_dataset(s, "spin", flat(b.spin), n, 3, "rad/s",
-                          "angular velocity, inertial frame");
-        std::vector<double> q(4 * n);
-        for (std::size_t i = 0; i < n; ++i) {
-            const Quat& o = b.orientation[i];
-            q[4 * i] = o.w();
-            q[4 * i + 1] = o.x();
-            q[4 * i + 2] = o.y();
-            q[4 * i + 3] = o.z();
-        }
-        h5::write_dataset(s, "orientation", q.data(), n, 4, "",
-                          "unit quaternion (w, x, y, z), body frame to inertial frame");
-        h5::write_dataset(s, "inertia", flat(b.inertia), n, 3, "kg m^2",
-                          "principal moments of inertia, body frame");
-        h5::write_dataset(s, "aggregate", b.aggregate.data(), n, "",
-                          "rigid aggregate id, -1 for a free body");
-        h5::write_dataset(s, "free_path", b.free_path.data(), n, 1, "m",
-                          "distance travelled since the last collision (inf: none yet)");
+        write_table(s, b);
+        h5::Handle spheres = h5::create_group(s, "spheres");
+        write_table(spheres.get(), b.spheres);
     });
     ++next_snapshot_index_;
     last_snapshot_step_ = step;
@@ -446,32 +423,26 @@ Snapshot read_snapshot(const std::string& path, std::int64_t index) {
         snap.totals = {total("collisions_total"),   total("overlaps_total"),
                        total("merges_total"),       total("collisions_since_row"),
                        total("overlaps_since_row"), total("max_overlap_since_row")};
+        // Files of format version 2 predate the principal axes, the free path and the
+        // spheres table: their bodies are free spheres, each on its principal axes.
         Bodies& b = snap.bodies;
-        b.id = h5::read_ints(s, "id");
-        b.mass = h5::read_doubles(s, "mass");
-        b.radius = h5::read_doubles(s, "radius");
-        b.pos = to_vec3(h5::read_doubles(s, "position"), where + "/position");
-        b.vel = to_vec3(h5::read_doubles(s, "velocity"), where + "/velocity");
-        b.spin = to_vec3(h5::read_doubles(s, "spin"), where + "/spin");
-        b.inertia = to_vec3(h5::read_doubles(s, "inertia"), where + "/inertia");
-        b.aggregate = h5::read_ints(s, "aggregate");
-        // Written since the collision release; older files start every body afresh.
-        b.free_path =
-            h5::exists(s, "free_path")
-                ? h5::read_doubles(s, "free_path")
-                : std::vector<double>(b.id.size(), std::numeric_limits<double>::infinity());
-        const std::vector<double> q = h5::read_doubles(s, "orientation");
-        if (q.size() != 4 * b.id.size()) throw InputError(where + "/orientation: wrong shape");
-        b.orientation.resize(b.id.size());
-        for (std::size_t k = 0; k < b.id.size(); ++k)
-            b.orientation[k] = Quat(q[4 * k], q[4 * k + 1], q[4 * k + 2], q[4 * k + 3]);
+        read_table(s, b, where, [](const char* field) {
+            return field == std::string("principal_axes") || field == std::string("free_path");
+        });
+        if (h5::exists(s, "spheres")) {
+            h5::Handle spheres = h5::open_group(s, "spheres");
+            read_table(spheres.get(), b.spheres, where + "/spheres",
+                       [](const char*) { return false; });
+        } else {
+            make_free_spheres(b);
+        }
     } catch (const IoError& e) {
         throw InputError(where + ": " + e.what());
     }
     try {
         snap.bodies.check_consistent();
-    } catch (const std::logic_error&) {
-        throw InputError(where + ": per-body datasets have different lengths");
+    } catch (const std::logic_error& e) {
+        throw InputError(where + ": " + e.what());
     }
     return snap;
 }

@@ -51,6 +51,11 @@ Bodies rescaled(Bodies b, const Scale& s) {
         b.inertia[i] *= s.M * s.L * s.L;
         b.free_path[i] *= s.L;
     }
+    for (std::size_t k = 0; k < b.spheres.size(); ++k) {
+        b.spheres.offset[k] *= s.L;
+        b.spheres.radius[k] *= s.L;
+        b.spheres.mass[k] *= s.M;
+    }
     return b;
 }
 

@@ -1,50 +1,131 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Body storage as a structure of arrays (one array per field).
+// Rigid bodies and their shapes, each a structure of arrays described once by its field list
+// (core/fields.hpp), which storage, removal, HDF5 write and read, resume and the Python reader
+// all follow.
 //
-// Design note: a "body" is what the integrator moves (centre of mass, velocity, orientation,
-// angular velocity, principal moments). Today every body is a free sphere; rigid aggregates
-// will set `aggregate` to the id of the rigid body a sphere belongs to, and polyhedra will add a
-// shape index, without changing the arrays below. Ids are stable; array positions are not (a
-// later tree sort reorders the arrays), so nothing may keep an index across steps.
+// A body is what the integrator moves: mass, centre of mass, velocity, orientation, angular
+// velocity, and the inertia tensor as principal moments plus the rotation from the principal
+// frame to the body frame. Its shapes are what gravity and contacts see: spheres today (a body
+// link, an offset in the body frame, a radius and a mass), convex hulls later (a table beside
+// `spheres`). A free sphere is a body with one sphere at zero offset, whose mass and radius are
+// the body's; rigid aggregates are bodies with several spheres (docs/architecture.md).
+//
+// Ids are stable; array positions are not (merges remove bodies), so nothing may keep an index
+// across steps: index_of(id) finds a body's row.
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
+#include <tuple>
+#include <unordered_map>
 #include <vector>
 
+#include "rubble/core/fields.hpp"
 #include "rubble/core/types.hpp"
 
 namespace rubble {
 
+/// The spheres of all bodies, grouped by body (a body's spheres are consecutive rows, in body
+/// order). For gravity every sphere is a mass point at its centre; for contacts, a sphere.
+struct Spheres {
+    std::vector<std::int64_t> body; ///< row of the body in Bodies (kept right when rows go)
+    std::vector<Vec3> offset;       ///< m, centre in the body frame, from the centre of mass
+    std::vector<double> radius;     ///< m
+    std::vector<double> mass;       ///< kg
+
+    static const auto& fields() {
+        static const auto f = std::make_tuple(
+            TableField<Spheres, std::int64_t>{"body", "", "row of the body this sphere belongs to",
+                                              &Spheres::body, -1},
+            TableField<Spheres, Vec3>{"offset", "m", "centre in the body frame", &Spheres::offset,
+                                      Vec3::Zero()},
+            TableField<Spheres, double>{"radius", "m", "sphere radius", &Spheres::radius, 0.0},
+            TableField<Spheres, double>{"mass", "kg", "sphere mass", &Spheres::mass, 0.0});
+        return f;
+    }
+    [[nodiscard]] std::size_t size() const { return body.size(); }
+};
+
 struct Bodies {
-    std::vector<std::int64_t> id;        ///< stable identifier, unique
-    std::vector<double> mass;            ///< kg
-    std::vector<double> radius;          ///< m (sphere radius)
-    std::vector<Vec3> pos;               ///< m, centre of mass, inertial frame
-    std::vector<Vec3> vel;               ///< m/s, inertial frame
-    std::vector<Vec3> spin;              ///< rad/s, angular velocity in the inertial frame
-    std::vector<Quat> orientation;       ///< body frame -> inertial frame, unit quaternion
-    std::vector<Vec3> inertia;           ///< kg m^2, principal moments in the body frame
-    std::vector<std::int64_t> aggregate; ///< rigid aggregate id, -1 for a free body
+    std::vector<std::int64_t> id;     ///< stable identifier, unique
+    std::vector<double> mass;         ///< kg
+    std::vector<double> radius;       ///< m, bounding radius about the centre of mass
+    std::vector<Vec3> pos;            ///< m, centre of mass, inertial frame
+    std::vector<Vec3> vel;            ///< m/s, inertial frame
+    std::vector<Vec3> spin;           ///< rad/s, angular velocity in the inertial frame
+    std::vector<Quat> orientation;    ///< body frame -> inertial frame, unit quaternion
+    std::vector<Vec3> inertia;        ///< kg m^2, principal moments
+    std::vector<Quat> principal_axes; ///< principal frame -> body frame, unit quaternion
     /// m travelled since the body's last collision (+inf before its first): the state of the
     /// f_crit rule against inelastic collapse, kept with the body so a resumed run continues
     /// exactly (docs/collisions.md).
     std::vector<double> free_path;
 
+    Spheres spheres; ///< the shapes of every body
+
+    static const auto& fields() {
+        static const auto f = std::make_tuple(
+            TableField<Bodies, std::int64_t>{"id", "", "stable body identifier", &Bodies::id, -1},
+            TableField<Bodies, double>{"mass", "kg", "body mass", &Bodies::mass, 0.0},
+            TableField<Bodies, double>{"radius", "m", "bounding radius about the centre of mass",
+                                       &Bodies::radius, 0.0},
+            TableField<Bodies, Vec3>{"position", "m", "centre of mass, inertial frame",
+                                     &Bodies::pos, Vec3::Zero()},
+            TableField<Bodies, Vec3>{"velocity", "m/s", "velocity, inertial frame", &Bodies::vel,
+                                     Vec3::Zero()},
+            TableField<Bodies, Vec3>{"spin", "rad/s", "angular velocity, inertial frame",
+                                     &Bodies::spin, Vec3::Zero()},
+            TableField<Bodies, Quat>{"orientation", "",
+                                     "unit quaternion (w, x, y, z), body frame to inertial frame",
+                                     &Bodies::orientation, Quat::Identity()},
+            TableField<Bodies, Vec3>{"inertia", "kg m^2", "principal moments of inertia",
+                                     &Bodies::inertia, Vec3::Zero()},
+            TableField<Bodies, Quat>{"principal_axes", "",
+                                     "unit quaternion (w, x, y, z), principal frame to body frame",
+                                     &Bodies::principal_axes, Quat::Identity()},
+            TableField<Bodies, double>{
+                "free_path", "m", "distance travelled since the last collision (inf: none yet)",
+                &Bodies::free_path, std::numeric_limits<double>::infinity()});
+        return f;
+    }
+
     [[nodiscard]] std::size_t size() const { return id.size(); }
     [[nodiscard]] bool empty() const { return id.empty(); }
 
+    /// n bodies; new ones are free spheres of zero mass and radius (set both with
+    /// set_free_sphere) at rest.
     void resize(std::size_t n);
     void reserve(std::size_t n);
     /// Appends a free, homogeneous solid sphere (I = 2/5 m R^2) at rest orientation.
     void add_sphere(std::int64_t body_id, double body_mass, double body_radius, const Vec3& p,
                     const Vec3& v, const Vec3& w);
-    /// Throws std::logic_error if the arrays disagree in length (an internal invariant).
+    /// Makes body k, which has one sphere, a homogeneous solid sphere of mass m and radius r
+    /// at its centre: the body's mass, radius and moments, and its sphere's.
+    void set_free_sphere(std::size_t k, double m, double r);
+    /// True when every body is a free sphere: one sphere each, at zero offset, row k of
+    /// `spheres` belonging to body k (the layout the hard-sphere engine and the fast gravity
+    /// path rely on). O(N).
+    [[nodiscard]] bool all_free_spheres() const;
+    /// The row of the body with this id, if any. Amortised O(1): the id map is rebuilt when
+    /// rows were added, removed or reordered since it was made.
+    [[nodiscard]] std::optional<std::size_t> index_of(std::int64_t body_id) const;
+    /// Throws std::logic_error naming the first violation of the storage invariants: columns
+    /// of one length, unique ids, spheres grouped by body with each body owning at least one,
+    /// a body's mass the sum of its spheres', a free sphere's radius its sphere's.
     void check_consistent() const;
+
+private:
+    mutable std::unordered_map<std::int64_t, std::size_t> index_; // id -> row (a cache)
 };
 
-/// Removes the bodies with remove[i] != 0, keeping the order of the others.
+/// Removes the bodies with remove[i] != 0 and their spheres, keeping the order of the others
+/// (and every sphere's body link right).
 void remove_flagged(Bodies& b, const std::vector<std::uint8_t>& remove);
+
+/// Row k of `spheres` belongs to body k and sits at its centre of mass, for k < b.size(): the
+/// spheres table of n free spheres (made after the bodies' own mass and radius columns).
+void make_free_spheres(Bodies& b);
 
 /// Moment of inertia of a homogeneous solid sphere about a diameter: I = 2/5 m R^2.
 [[nodiscard]] inline double solid_sphere_inertia(double m, double r) {
@@ -59,7 +140,8 @@ void remove_flagged(Bodies& b, const std::vector<std::uint8_t>& remove);
 /// Total mass (kg).
 [[nodiscard]] double total_mass(const Bodies& b);
 
-/// Largest bulk density m / (4/3 pi R^3) over all bodies (kg/m^3); 0 for no bodies.
+/// Largest bulk density m / (4/3 pi R^3) over all bodies (kg/m^3; R the bounding radius, so a
+/// lower bound for aggregates); 0 for no bodies.
 [[nodiscard]] double max_density(const Bodies& b);
 
 /// A body holding a value that is not a finite number.

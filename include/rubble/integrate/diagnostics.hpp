@@ -9,11 +9,12 @@
 namespace rubble::integrate {
 
 struct Diagnostics {
-    double time = 0.0;                        ///< s
-    std::int64_t step = 0;                    ///< step number
-    double kinetic_translational = 0;         ///< J, sum m v^2 / 2
-    double kinetic_rotational = 0;            ///< J, sum w.I.w / 2
-    double potential = 0;                     ///< J, sum m phi / 2
+    double time = 0.0;                ///< s
+    std::int64_t step = 0;            ///< step number
+    double kinetic_translational = 0; ///< J, sum m v^2 / 2
+    double kinetic_rotational = 0;    ///< J, sum w.I.w / 2
+    double potential = 0; ///< J, sum m phi / 2 over mass points (with the constant binding energy
+                          ///< of each rigid body of several spheres)
     double total_energy = 0;                  ///< J
     Vec3 momentum = Vec3::Zero();             ///< kg m/s
     Vec3 angular_momentum = Vec3::Zero();     ///< kg m^2/s about the origin, orbital + spin

@@ -45,8 +45,15 @@ public:
     /// Mutable access for tests and set-up; call refresh_forces() after moving bodies.
     [[nodiscard]] Bodies& bodies() { return bodies_; }
     void refresh_forces();
+    /// Acceleration of each body's centre of mass (m/s^2): the mass-weighted mean over its
+    /// spheres.
     [[nodiscard]] const std::vector<Vec3>& accelerations() const { return acc_; }
-    /// Specific gravitational potential at each body (J/kg).
+    /// Torque on each body about its centre of mass (N m, inertial frame): sum over its spheres
+    /// of m_i rho_i x (a_i - a_body) (Richardson et al. 2009). Empty when every body is a free
+    /// sphere (no torques).
+    [[nodiscard]] const std::vector<Vec3>& torques() const { return torque_; }
+    /// Specific gravitational potential at each body (J/kg): the mass-weighted mean over its
+    /// spheres.
     [[nodiscard]] const std::vector<double>& potentials() const { return pot_; }
     [[nodiscard]] const gravity::GravitySolver& gravity() const { return *gravity_; }
 
@@ -61,6 +68,10 @@ private:
     std::int64_t step_;
     std::vector<Vec3> acc_;
     std::vector<double> pot_;
+    std::vector<Vec3> torque_;
+    // Mass points (sphere centres) and their fields, for bodies other than free spheres.
+    std::vector<Vec3> point_pos_, point_acc_;
+    std::vector<double> point_pot_;
     std::unique_ptr<Stepper> stepper_;
     StepStats last_stats_;
 };

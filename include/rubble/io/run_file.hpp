@@ -20,7 +20,10 @@
 
 namespace rubble::io {
 
-inline constexpr std::int64_t output_format_version = 2;
+inline constexpr std::int64_t output_format_version = 3;
+/// Version 2 files (before the spheres table and the principal axes) are read, and resumed,
+/// as free spheres; their new snapshots are written in the version 3 layout.
+inline constexpr std::int64_t oldest_readable_format_version = 2;
 
 /// Running collision counters, stored with each snapshot so that a run resumed from any
 /// snapshot continues them exactly: the totals since the start of the run, and the counts

@@ -144,9 +144,9 @@ TEST(Validate, OverlapNamesThePairAndTheDepth) {
 TEST(Validate, BadValuesNameTheBody) {
     Bodies b;
     b.add_sphere(4, 1.0, 1.0, Vec3(0, 0, 0), Vec3::Zero(), Vec3::Zero());
-    b.radius[0] = -1.0;
+    b.set_free_sphere(0, 1.0, -1.0);
     EXPECT_THROW(validate_bodies(b, "x"), InputError);
-    b.radius[0] = 1.0;
+    b.set_free_sphere(0, 1.0, 1.0);
     b.pos[0].x() = std::nan("");
     try {
         validate_bodies(b, "x");

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Torque-free rotation of a rigid body with unequal principal moments, by splitting the free
+// rotor's Hamiltonian H = sum_a pi_a^2 / (2 I_a) into its three axis terms, each exactly
+// solvable: a rotation about principal axis a by the angle h pi_a / I_a (Touma & Wisdom 1994,
+// AJ 107, 1189; Dullweber, Leimkuhler & McLachlan 1997, J. Chem. Phys. 107, 5840). The
+// symmetric composition 1(h/2) 2(h/2) 3(h) 2(h/2) 1(h/2) is symplectic, time-reversible and
+// second order; the angular momentum in the inertial frame is kept to round-off by every
+// sub-step. A body turning fast is split into sub-steps of at most max_angle radians.
+#include "rubble/core/types.hpp"
+
+namespace rubble::integrate {
+
+/// Largest rotation angle (rad) of one splitting step; more sub-steps are taken above it.
+inline constexpr double free_rotor_max_angle = 0.05;
+
+/// Turns a body for h seconds without torque. `principal` is the rotation from its principal
+/// frame to the inertial frame, `spin` its angular velocity (inertial frame, rad/s), `moments`
+/// its principal moments (kg m^2, > 0). Both are updated.
+void turn_free_rotor(Quat& principal, Vec3& spin, const Vec3& moments, double h);
+
+} // namespace rubble::integrate

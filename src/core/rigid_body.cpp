@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#include "rubble/core/rigid_body.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <Eigen/Eigenvalues>
+
+namespace rubble {
+
+MassProperties mass_properties(const std::vector<SpherePart>& parts) {
+    if (parts.empty()) throw std::invalid_argument("a rigid body needs at least one sphere");
+    MassProperties p;
+    Vec3 moment = Vec3::Zero();
+    for (const SpherePart& s : parts) {
+        if (!(s.mass > 0.0) || !(s.radius > 0.0))
+            throw std::invalid_argument("a sphere of a rigid body needs mass > 0 and radius > 0");
+        p.mass += s.mass;
+        moment += s.mass * s.centre;
+    }
+    p.centre = moment / p.mass;
+    p.inertia.setZero();
+    for (const SpherePart& s : parts) {
+        const Vec3 rho = s.centre - p.centre;
+        p.inertia += solid_sphere_inertia(s.mass, s.radius) * Mat3::Identity() +
+                     s.mass * (rho.squaredNorm() * Mat3::Identity() - rho * rho.transpose());
+        p.bounding_radius = std::max(p.bounding_radius, rho.norm() + s.radius);
+    }
+    const Eigen::SelfAdjointEigenSolver<Mat3> eigen(p.inertia);
+    p.moments = eigen.eigenvalues();
+    Mat3 axes = eigen.eigenvectors();
+    if (axes.determinant() < 0.0) axes.col(2) = -axes.col(2); // a rotation, not a reflection
+    p.axes = Quat(axes).normalized();
+    return p;
+}
+
+void add_rigid_body(Bodies& b, std::int64_t id, const std::vector<SpherePart>& parts, const Vec3& x,
+                    const Vec3& v, const Vec3& w, const Quat& q) {
+    const MassProperties p = mass_properties(parts);
+    const std::size_t k = b.size();
+    // One body row (and, from resize, one sphere row at zero offset, replaced below).
+    b.resize(k + 1);
+    b.spheres.body.pop_back();
+    b.spheres.offset.pop_back();
+    b.spheres.radius.pop_back();
+    b.spheres.mass.pop_back();
+    b.id[k] = id;
+    b.radius[k] = p.bounding_radius;
+    b.pos[k] = x;
+    b.vel[k] = v;
+    b.spin[k] = w;
+    b.orientation[k] = q.normalized();
+    b.inertia[k] = p.moments;
+    b.principal_axes[k] = p.axes;
+    double mass = 0.0; // summed in row order, as check_consistent() sums the spheres
+    for (const SpherePart& s : parts) {
+        b.spheres.body.push_back(static_cast<std::int64_t>(k));
+        b.spheres.offset.push_back(s.centre - p.centre);
+        b.spheres.radius.push_back(s.radius);
+        b.spheres.mass.push_back(s.mass);
+        mass += s.mass;
+    }
+    b.mass[k] = mass;
+}
+
+Mat3 inertia_tensor(const Bodies& b, std::size_t k) {
+    const Mat3 r = principal_to_inertial(b, k).toRotationMatrix();
+    return r * b.inertia[k].asDiagonal() * r.transpose();
+}
+
+} // namespace rubble

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#include "rubble/integrate/free_rotor.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rubble::integrate {
+namespace {
+
+// The flow of pi_a^2 / (2 I_a) for a time t: the body turns about its principal axis a at the
+// constant rate pi_a / I_a, so Q <- Q R_a(theta) and pi = Q^T L <- R_a(-theta) pi.
+void axis_flow(int a, Quat& q, Vec3& pi, const Vec3& moments, double t) {
+    const double theta = t * pi[a] / moments[a];
+    const Vec3 axis = Vec3::Unit(a);
+    q = (q * Quat(Eigen::AngleAxisd(theta, axis))).normalized();
+    pi = Eigen::AngleAxisd(-theta, axis) * pi;
+}
+
+} // namespace
+
+void turn_free_rotor(Quat& principal, Vec3& spin, const Vec3& moments, double h) {
+    Vec3 pi = principal.conjugate() * spin; // body-frame angular velocity ...
+    pi = pi.cwiseProduct(moments);          // ... and angular momentum
+    // Sub-steps so that no axis turns by more than free_rotor_max_angle in one.
+    const double rate = (pi.cwiseQuotient(moments)).cwiseAbs().maxCoeff();
+    const double steps = std::max(1.0, std::ceil(rate * std::abs(h) / free_rotor_max_angle));
+    const double dt = h / steps;
+    for (double k = 0; k < steps; ++k) {
+        axis_flow(0, principal, pi, moments, 0.5 * dt);
+        axis_flow(1, principal, pi, moments, 0.5 * dt);
+        axis_flow(2, principal, pi, moments, dt);
+        axis_flow(1, principal, pi, moments, 0.5 * dt);
+        axis_flow(0, principal, pi, moments, 0.5 * dt);
+    }
+    spin = principal * pi.cwiseQuotient(moments);
+}
+
+} // namespace rubble::integrate
