@@ -26,14 +26,19 @@ from typing import NoReturn
 import h5py
 import numpy as np
 
-FORMAT_VERSION = 2
+# Output format versions this reader reads (docs/output-format.md): 2 (free spheres only) and 3
+# (rigid bodies with a spheres table and principal axes).
+FORMAT_VERSIONS = (2, 3)
 
 # Per-body datasets of a snapshot: kind ("i" integer, "f" floating point) and the shape after
 # the body axis. The first one sets the number of bodies the others must have. free_path is
 # not read.
+# The per-body datasets every snapshot has (format versions 2 and 3). Any other dataset with
+# one row per body (principal_axes, free_path, whatever a later rubble adds) is read as the
+# file describes it, into Snapshot.fields; the spheres of the bodies, into Snapshot.spheres.
 SNAPSHOT_FIELDS = {"id": ("i", ()), "mass": ("f", ()), "radius": ("f", ()),
                    "position": ("f", (3,)), "velocity": ("f", (3,)), "spin": ("f", (3,)),
-                   "orientation": ("f", (4,)), "inertia": ("f", (3,)), "aggregate": ("i", ())}
+                   "orientation": ("f", (4,)), "inertia": ("f", (3,))}
 
 DIAGNOSTIC_FIELDS = {
     "step": ("i", ()), "time": ("f", ()), "kinetic_translational": ("f", ()),
@@ -89,9 +94,23 @@ class Snapshot:
     position: np.ndarray  # (N, 3) m
     velocity: np.ndarray  # (N, 3) m/s
     spin: np.ndarray  # (N, 3) rad/s, inertial frame
-    orientation: np.ndarray  # (N, 4) unit quaternion (w, x, y, z)
+    orientation: np.ndarray  # (N, 4) unit quaternion (w, x, y, z), body to inertial frame
     inertia: np.ndarray  # (N, 3) kg m^2, principal moments
-    aggregate: np.ndarray  # (N,) int64, -1 for free bodies
+    # Every per-body dataset of the snapshot by name (the ones above too), as stored.
+    fields: dict = dataclasses.field(default_factory=dict)
+    # The datasets of the snapshot's `spheres` group (body, offset, radius, mass: docs/
+    # output-format.md); empty for files of format version 2, whose bodies are free spheres.
+    spheres: dict = dataclasses.field(default_factory=dict)
+
+    @property
+    def principal_axes(self) -> np.ndarray:
+        """(N, 4) unit quaternions (w, x, y, z), principal frame to body frame (identity
+        for files that predate them)."""
+        if "principal_axes" in self.fields:
+            return self.fields["principal_axes"]
+        axes = np.zeros((len(self.id), 4))
+        axes[:, 0] = 1.0
+        return axes
 
 
 @dataclasses.dataclass(frozen=True)
@@ -188,7 +207,40 @@ class Run:
         group = self._group(self._group(self._file, "snapshots"), name)
         data = self._values(group, SNAPSHOT_FIELDS)
         self._check_bodies(group.name, data)
-        return Snapshot(index=position, step=step, time=time, **data)
+        fields = dict(data)
+        fields.update(self._row_datasets(group, len(data["id"]), exclude=SNAPSHOT_FIELDS))
+        spheres = {}
+        if "spheres" in group:
+            sub = self._group(group, "spheres")
+            with self._reading(sub.name):
+                names = list(sub.keys())
+            rows = self._dataset(sub, names[0]).shape[0] if names else 0
+            spheres = self._row_datasets(sub, rows, exclude={})
+        return Snapshot(index=position, step=step, time=time, fields=fields, spheres=spheres,
+                        **data)
+
+    def _row_datasets(self, group: h5py.Group, rows: int, exclude) -> dict[str, np.ndarray]:
+        """Every numeric dataset of group with `rows` rows, except those named in exclude, as
+        int64 or float64: the fields this reader does not know by name, as the file has them."""
+        out = {}
+        with self._reading(group.name):
+            names = sorted(k for k in group.keys() if k not in exclude)
+        for name in names:
+            item = group.get(name)
+            if not isinstance(item, h5py.Dataset):
+                continue
+            with self._reading(item.name):
+                shape, dtype = item.shape, item.dtype
+            if shape is None or len(shape) < 1 or shape[0] != rows or dtype.kind not in "iuf":
+                self._fail(f"{item.name} has shape {shape} and type {dtype}, not {rows} rows "
+                           "of numbers")
+            if math.prod(shape) * dtype.itemsize > self._size:
+                self._fail(f"{item.name} has shape {shape}, more than the file holds")
+            with self._reading(item.name):
+                values = item[()]
+            out[name] = values.astype(np.int64 if dtype.kind in "iu" else np.float64,
+                                      copy=False)
+        return out
 
     def diagnostics(self) -> dict[str, np.ndarray]:
         """The diagnostics series of docs/output-format.md (time, step, energies, momenta,
@@ -222,9 +274,9 @@ class Run:
         if not (isinstance(tag, str) and tag == "rubble"):
             self._fail("not a rubble output (no format = 'rubble')")
         version = self._attribute(self._file, "format_version", "i")
-        if version != FORMAT_VERSION:
+        if version not in FORMAT_VERSIONS:
             self._fail(f"unknown format_version {version} (this reader reads "
-                       f"{FORMAT_VERSION})")
+                       f"{', '.join(map(str, FORMAT_VERSIONS))})")
         complete = self._attribute(self._file, "complete", "i")
         if complete not in (0, 1):
             self._fail(f"attribute 'complete' is {complete}, not 0 or 1")
@@ -318,7 +370,6 @@ class Run:
         norm = np.linalg.norm(data["orientation"], axis=1)
         self._require(np.abs(norm - 1.0) <= 1e-6, f"{where}/orientation",
                       "not a unit quaternion")
-        self._require(data["aggregate"] >= -1, f"{where}/aggregate", "below -1")
         ids = np.sort(data["id"])
         repeated = ids[1:][ids[1:] == ids[:-1]]
         if repeated.size:

@@ -21,8 +21,7 @@ def snapshot(position, radius, *, density: float = 2000.0, velocity=None,
                     velocity=np.zeros((n, 3)) if velocity is None else np.asarray(velocity, float),
                     spin=np.zeros((n, 3)) if spin is None else np.asarray(spin, float),
                     orientation=orientation,
-                    inertia=np.repeat((0.4 * mass * radius**2)[:, None], 3, axis=1),
-                    aggregate=np.full(n, -1))
+                    inertia=np.repeat((0.4 * mass * radius**2)[:, None], 3, axis=1))
 
 
 def lattice(nx: int, ny: int, nz: int, spacing: float = 2.0) -> np.ndarray:
@@ -58,13 +57,13 @@ DIAGNOSTIC_SCALARS = ("kinetic_translational", "kinetic_rotational", "potential"
 
 
 def write_run(path, *, n_snapshots: int = 3, omega: float = 1e-4, chunk: int = 1024) -> None:
-    """A small rubble output in the layout of docs/output-format.md (format_version 2), as
+    """A small rubble output in the layout of docs/output-format.md (format_version 3), as
     the C++ writer lays it out (extendible diagnostics and collision log in chunks of `chunk`
     rows): a touching 2x2x2 block of 1 m spheres rotating rigidly about z, one snapshot per
     step."""
     position = lattice(2, 2, 2)
     with h5py.File(path, "w") as f:
-        f.attrs.update({"format": "rubble", "format_version": 2, "code_version": "0.1.0",
+        f.attrs.update({"format": "rubble", "format_version": 3, "code_version": "0.1.0",
                         "build": "synthetic", "start_time": 0.0, "complete": 1,
                         "relative_energy_error": 0.0, "relative_angular_momentum_error": 0.0})
         f.create_group("parameters").attrs["toml"] = PARAMETERS.format(
@@ -82,10 +81,18 @@ def _write_snapshot(group, step: int, position: np.ndarray, omega: float) -> Non
     snap = snapshot(pos, 1.0, velocity=np.cross([0.0, 0.0, omega], pos))
     group.attrs.update({"time": float(step), "step": step, "collisions_total": 0.0,
                         "overlaps_total": 0.0, "merges_total": 0.0})
+    n = len(pos)
     for name in ("id", "mass", "radius", "position", "velocity", "spin", "orientation",
-                 "inertia", "aggregate"):
+                 "inertia"):
         group[name] = getattr(snap, name)
-    group["free_path"] = np.full(len(pos), np.inf)
+    group["principal_axes"] = np.tile([1.0, 0.0, 0.0, 0.0], (n, 1))
+    group["free_path"] = np.full(n, np.inf)
+    # Free spheres: sphere k is body k's, at its centre.
+    spheres = group.create_group("spheres")
+    spheres["body"] = np.arange(n, dtype=np.int64)
+    spheres["offset"] = np.zeros((n, 3))
+    spheres["radius"] = snap.radius
+    spheres["mass"] = snap.mass
 
 
 def _write_series(group, rows: int, chunk: int) -> None:
