@@ -60,9 +60,10 @@ def largest_summary(snap, aggs, props, G: float) -> dict:
         f"  ({aggs.criterion})",
         f"  bodies        {props.n} ({100.0 * props.n / n_total:.1f} % of all)",
         f"  mass          {props.mass:.4g} kg ({100.0 * props.mass / total_mass:.1f} % of all)",
-        f"  spin period   {hours:.3g} h ({props.period:.4g} s)",
+        f"  spin period   {hours:.3g} h ({props.period:.5g} s)",
         f"  critical      {t_hull / 3600.0:.3g} h (hull) to {t_alpha / 3600.0:.3g} h (alpha "
-        f"shape), 2 pi / sqrt(4/3 pi G rho_bulk): it turns at {t_hull / props.period:.2f} to "
+        f"shape): 2 pi / sqrt(4/3 pi G rho_bulk)",
+        f"                it spins at {t_hull / props.period:.2f} to "
         f"{t_alpha / props.period:.2f} of the breakup rate",
         f"  elongation    lambda = I_max / I_min = {props.elongation:.3f}; ellipsoid b/a = "
         f"{props.axis_ratios[0]:.3f}, c/a = {props.axis_ratios[1]:.3f}",
