@@ -49,7 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     q = sub.add_parser("quicklook", help="first/last snapshot and conservation plot (PNG)")
     q.add_argument("run", type=Path)
     q.add_argument("--output", type=Path, help="PNG file (default: RUN with .png)")
-    r = sub.add_parser("report", help="aggregates, properties, conservation, pictures")
+    r = sub.add_parser("report", help="aggregates, properties, conservation, pictures; prints "
+                                      "the largest aggregate of the last snapshot")
     r.add_argument("run", type=Path)
     r.add_argument("--output", type=Path, help="folder (default: RUN without .h5 + _report)")
     r.add_argument("--every", type=int, default=1, help="analyse every EVERY-th snapshot")
@@ -72,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     for warning in caught:
         print(f"warning: {warning.message}", file=sys.stderr)
+    if args.command == "report":
+        print((out / "largest.txt").read_text(), end="")
     print(f"{args.command}: {out}")
     return 0
 

@@ -76,8 +76,10 @@ def aggregate_shape(snap, members: np.ndarray, props, title: str, path: Path) ->
 
 
 def time_series(rows: list[dict], path: Path) -> None:
+    """Growth, shape, spin and settling of the largest aggregate against time."""
     t = np.array([r["time_s"] for r in rows])
-    fig, axs = plt.subplots(1, 3, figsize=(15, 4.5))
+    fig, axs = plt.subplots(2, 2, figsize=(12, 8), sharex=True)
+    axs = axs.ravel()
     axs[0].plot(t, [r["n_aggregates"] for r in rows], "o-", label="aggregates")
     axs[0].plot(t, [r["largest_n"] for r in rows], "s-", label="bodies in the largest")
     axs[0].set_ylabel("count")
@@ -86,7 +88,9 @@ def time_series(rows: list[dict], path: Path) -> None:
     axs[1].set_ylabel("elongation I_max / I_min of the largest")
     axs[2].plot(t, np.array([r["largest_period_s"] for r in rows]) / 3600.0, "o-")
     axs[2].set_ylabel("spin period of the largest [h]")
-    for ax in axs:
+    axs[3].semilogy(t, [r["largest_velocity_dispersion_m_s"] for r in rows], "o-")
+    axs[3].set_ylabel("rms speed about its rigid rotation [m/s]")
+    for ax in axs[2:]:
         ax.set_xlabel("t [s]")
     fig.tight_layout()
     fig.savefig(path, dpi=110)

@@ -35,6 +35,7 @@ class AggregateProperties:
     angular_momentum: np.ndarray  # kg m^2/s, H about the centre of mass, orbital + spin
     spin: np.ndarray            # rad/s, w = I^-1 H
     period: float               # s, 2 pi / |w| (inf when not rotating)
+    velocity_dispersion: float  # m/s, mass-weighted rms of v - V - w x r (0 when rigid)
     axis_ratios: tuple[float, float]  # b/a, c/a of the equivalent uniform ellipsoid
     grain_volume: float         # m^3, sum of sphere volumes
     grain_density: float        # kg/m^3, mass / grain volume
@@ -56,18 +57,27 @@ class AggregateProperties:
         values = (
             self.n, self.mass, *self.com, *self.velocity, *self.principal_moments,
             self.elongation, *self.axis_ratios, float(np.linalg.norm(self.angular_momentum)),
-            float(np.linalg.norm(self.spin)), self.period, self.grain_density,
+            float(np.linalg.norm(self.spin)), self.period, self.velocity_dispersion,
+            self.grain_density,
             self.hull_volume, self.porosity_hull, self.alpha, self.alpha_volume,
             self.porosity_alpha, self.mass / self.hull_volume, self.mass / self.alpha_volume)
         return dict(zip(COLUMNS, values))
+
+
+def critical_period(bulk_density: float, G: float) -> float:
+    """Shortest spin period (s) at which a strengthless sphere of this bulk density (kg/m^3)
+    holds together: centrifugal acceleration w^2 R equals surface gravity 4/3 pi G rho R at the
+    equator, so T_crit = 2 pi / sqrt(4/3 pi G rho): 3.3 h at 1000 kg/m^3, the spin barrier of
+    Pravec & Harris 2000 (Icarus 148, 12). Elongated bodies fly apart at longer periods."""
+    return 2.0 * np.pi / np.sqrt(4.0 / 3.0 * np.pi * G * bulk_density)
 
 
 # Columns of AggregateProperties.as_row(), with units in the names.
 COLUMNS = (
     "n", "mass_kg", "com_x_m", "com_y_m", "com_z_m", "v_x_m_s", "v_y_m_s", "v_z_m_s",
     "I1_kg_m2", "I2_kg_m2", "I3_kg_m2", "elongation", "b_over_a", "c_over_a", "H_kg_m2_s",
-    "w_rad_s", "period_s", "grain_density_kg_m3", "hull_volume_m3", "porosity_hull",
-    "alpha_m", "alpha_volume_m3", "porosity_alpha", "bulk_density_hull_kg_m3",
+    "w_rad_s", "period_s", "velocity_dispersion_m_s", "grain_density_kg_m3", "hull_volume_m3",
+    "porosity_hull", "alpha_m", "alpha_volume_m3", "porosity_alpha", "bulk_density_hull_kg_m3",
     "bulk_density_alpha_kg_m3")
 
 
@@ -92,6 +102,10 @@ def measure(snap, members: np.ndarray, *, volumes: str = "hull+alpha",
     moments, axes = np.linalg.eigh(inertia)
     w = np.linalg.solve(inertia, h)
     w_norm = float(np.linalg.norm(w))
+    # Motion that is not the rigid rotation w: what is left of the bodies' settling (or of
+    # their jitter on resting contacts) once the aggregate turns as one.
+    u = v - vcm - np.cross(w, r)
+    dispersion = float(np.sqrt(np.sum(m * np.sum(u * u, 1)) / mass))
     # Uniform ellipsoid with moments I_a <= I_b <= I_c: a^2 = 5 (I_b + I_c - I_a) / (2 M), ...
     a2 = 2.5 * (moments[1] + moments[2] - moments[0]) / mass
     b2 = 2.5 * (moments[0] + moments[2] - moments[1]) / mass
@@ -102,6 +116,7 @@ def measure(snap, members: np.ndarray, *, volumes: str = "hull+alpha",
         principal_moments=moments, principal_axes=axes,
         elongation=float(moments[2] / moments[0]), angular_momentum=h, spin=w,
         period=2.0 * np.pi / w_norm if w_norm > 0 else float("inf"),
+        velocity_dispersion=dispersion,
         axis_ratios=(float(np.sqrt(max(b2, 0) / a2)), float(np.sqrt(max(c2, 0) / a2))),
         grain_volume=grain_volume, grain_density=mass / grain_volume)
     if volumes in ("hull", "hull+alpha"):

@@ -14,7 +14,7 @@ import numpy as np
 from . import plots
 from .conservation import conservation_series
 from .contacts import contact_pairs, find_aggregates
-from .properties import COLUMNS, measure
+from .properties import COLUMNS, critical_period, measure
 from .reader import Run
 
 
@@ -37,7 +37,52 @@ def snapshot_row(snap, aggs, largest) -> dict:
         "largest_elongation": largest.elongation if largest else nan,
         "largest_period_s": largest.period if largest else nan,
         "largest_porosity_hull": largest.porosity_hull if largest else nan,
+        "largest_velocity_dispersion_m_s": largest.velocity_dispersion if largest else nan,
     }
+
+
+def largest_summary(snap, aggs, props, G: float) -> dict:
+    """The largest aggregate of a snapshot in numbers and in words (`lines`, what `report`
+    prints). The critical periods use the two bulk densities (hull and alpha shape), so a
+    pile spinning slower than both is held by gravity alone, whatever its volume."""
+    t_hull = critical_period(props.mass / props.hull_volume, G)
+    t_alpha = critical_period(props.mass / props.alpha_volume, G)
+    total_mass = float(snap.mass.sum())
+    n_total = int(snap.id.size)
+    # Escape speed from the surface of the sphere with the hull's volume: the scale against
+    # which the bodies' remaining motion relative to the rigid rotation is small or not.
+    r_eq = (3.0 * props.hull_volume / (4.0 * np.pi)) ** (1.0 / 3.0)
+    v_esc = float(np.sqrt(2.0 * G * props.mass / r_eq))
+    hours = props.period / 3600.0
+    lines = [
+        f"largest aggregate at t = {snap.time:.6g} s (step {snap.step}); {n_total} bodies in "
+        f"{aggs.count} aggregate(s) and {aggs.escapers.size} escaper(s)",
+        f"  ({aggs.criterion})",
+        f"  bodies        {props.n} ({100.0 * props.n / n_total:.1f} % of all)",
+        f"  mass          {props.mass:.4g} kg ({100.0 * props.mass / total_mass:.1f} % of all)",
+        f"  spin period   {hours:.3g} h ({props.period:.5g} s)",
+        f"  critical      {t_hull / 3600.0:.3g} h (hull) to {t_alpha / 3600.0:.3g} h (alpha "
+        f"shape): 2 pi / sqrt(4/3 pi G rho_bulk)",
+        f"                it spins at {t_hull / props.period:.2f} to "
+        f"{t_alpha / props.period:.2f} of the breakup rate",
+        f"  elongation    lambda = I_max / I_min = {props.elongation:.3f}; ellipsoid b/a = "
+        f"{props.axis_ratios[0]:.3f}, c/a = {props.axis_ratios[1]:.3f}",
+        f"  porosity      {props.porosity_alpha:.3f} (alpha shape) to {props.porosity_hull:.3f} "
+        f"(convex hull)",
+        f"  bulk density  {props.mass / props.alpha_volume:.4g} (alpha shape) to "
+        f"{props.mass / props.hull_volume:.4g} (convex hull) kg/m^3; grains "
+        f"{props.grain_density:.4g} kg/m^3",
+        f"  settling      rms speed about the rigid rotation {props.velocity_dispersion:.2g} m/s "
+        f"(escape speed {v_esc:.2g} m/s)",
+    ]
+    return {"time_s": snap.time, "step": snap.step, "n": props.n, "n_bodies": n_total,
+            "mass_kg": props.mass, "mass_fraction": props.mass / total_mass,
+            "period_s": props.period, "critical_period_hull_s": float(t_hull),
+            "critical_period_alpha_s": float(t_alpha), "elongation": props.elongation,
+            "b_over_a": props.axis_ratios[0], "c_over_a": props.axis_ratios[1],
+            "porosity_alpha": props.porosity_alpha, "porosity_hull": props.porosity_hull,
+            "velocity_dispersion_m_s": props.velocity_dispersion,
+            "escape_speed_m_s": v_esc, "lines": lines}
 
 
 def overlap_warnings(snap) -> list[str]:
@@ -98,6 +143,10 @@ def report(path: str | Path, outdir: str | Path, *, tolerance: float = 0.01,
     final_props = [measure(final, aggs.members(k)) for k in range(aggs.count)]
     final_rows = [{"aggregate": k, **p.as_row()} for k, p in enumerate(final_props)]
 
+    largest_info = largest_summary(final, aggs, final_props[0], G) if aggs.count else None
+    lines = largest_info["lines"] if largest_info else ["no aggregate in the last snapshot"]
+    (outdir / "largest.txt").write_text("\n".join(lines) + "\n")
+
     write_table(rows, outdir / "summary.csv")
     write_table(final_rows, outdir / "final_aggregates.csv", ["aggregate", *COLUMNS])
     series = conservation_series(diag, float(first.mass.sum()))
@@ -107,6 +156,8 @@ def report(path: str | Path, outdir: str | Path, *, tolerance: float = 0.01,
         **info, "criterion": aggs.criterion, "time_s": final.time, "step": final.step,
         "n_bodies": int(final.id.size), "n_aggregates": aggs.count,
         "n_escapers": int(aggs.escapers.size),
+        "largest": ({k: _json_safe(v) for k, v in largest_info.items()}
+                    if largest_info else None),
         "final_aggregates": [{k: _json_safe(v) for k, v in r.items()} for r in final_rows],
         "snapshots": [{k: _json_safe(v) for k, v in r.items()} for r in rows],
         "max_energy_error": float(np.max(series["energy_error"])),

@@ -7,7 +7,7 @@ import pytest
 from scipy.spatial import ConvexHull
 
 from rubble_analysis.contacts import ESCAPER, find_aggregates
-from rubble_analysis.properties import measure
+from rubble_analysis.properties import critical_period, measure
 from rubble_analysis.volume import fibonacci_sphere, minimum_alpha_shape
 from synthetic import lattice, lattice_second_moment, snapshot
 
@@ -70,6 +70,37 @@ def test_rigidly_rotating_aggregate_period_is_recovered_exactly():
     assert np.allclose(p.spin, w, rtol=0, atol=64 * EPS * np.linalg.norm(w))
     assert p.period == pytest.approx(2 * np.pi / np.linalg.norm(w), rel=64 * EPS)
     assert np.allclose(p.velocity, [0.5, 0.0, -0.1], atol=64 * EPS)
+
+
+def test_velocity_dispersion_is_the_motion_about_the_rigid_rotation():
+    w = np.array([1e-4, -2e-4, 3e-4])  # rad/s
+    pos = lattice(3, 2, 4) * 1.2 + [10.0, -3.0, 7.0]
+    com = pos.mean(axis=0)
+    rigid = np.cross(w, pos - com) + [0.5, 0.0, -0.1]
+    spin = np.tile(w, (len(pos), 1))  # rigid: the spheres turn with the aggregate
+    p = measure(snapshot(pos, 1.0, velocity=rigid, spin=spin), np.arange(len(pos)),
+                volumes="none")
+    r_max = np.max(np.linalg.norm(pos - com, axis=1))
+    assert p.velocity_dispersion <= 64 * EPS * (np.linalg.norm(w) * r_max + 0.5)
+    # A uniform expansion v = c r adds neither momentum nor angular momentum (r x r = 0), so
+    # w and V stay; what is left is c times the rms distance from the centre of mass.
+    c = 1e-3  # 1/s
+    p = measure(snapshot(pos, 1.0, velocity=rigid + c * (pos - com), spin=spin),
+                np.arange(len(pos)), volumes="none")
+    rms = np.sqrt(np.mean(np.sum((pos - com) ** 2, 1)))
+    # Round-off: the 0.5 m/s drift is subtracted from each velocity, relative to c rms.
+    assert p.velocity_dispersion == pytest.approx(c * rms, rel=64 * EPS * 0.5 / (c * rms))
+
+
+def test_critical_period_is_the_orbital_period_at_the_surface():
+    # A strengthless sphere flies apart when its equator turns faster than a circular orbit
+    # at its surface, T = 2 pi sqrt(R^3 / (G M)), whatever R.
+    G, rho = 6.6743e-11, 1300.0
+    for radius in (1.0, 250.0, 1e4):
+        mass = 4.0 / 3.0 * np.pi * radius**3 * rho
+        orbit = 2 * np.pi * np.sqrt(radius**3 / (G * mass))
+        assert critical_period(rho, G) == pytest.approx(orbit, rel=16 * EPS)
+    assert critical_period(1000.0, G) / 3600 == pytest.approx(3.30, abs=0.005)  # Pravec & Harris
 
 
 def test_convex_hull_porosity_of_a_lattice_block_matches_steiner():

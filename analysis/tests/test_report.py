@@ -11,6 +11,7 @@ import pytest
 
 from conftest import rubble_binary
 from rubble_analysis.__main__ import main
+from rubble_analysis.properties import critical_period
 
 
 DT, STEPS = 1.0, 2  # s; short enough that the block keeps its shape (see below)
@@ -74,7 +75,7 @@ def shape_change(omega: float) -> float:
     return (omega * t) ** 2 + 2 * (0.5 * g * t * t) / 2.0
 
 
-def test_report_of_a_spinning_block(tmp_path):
+def test_report_of_a_spinning_block(tmp_path, capsys):
     omega = 1e-4
     run = lattice_run(tmp_path, "block", omega)
     out = tmp_path / "block_report"
@@ -85,6 +86,23 @@ def test_report_of_a_spinning_block(tmp_path):
                                                        rel=shape_change(omega))
     assert float(rows[0]["porosity_alpha"]) < float(rows[0]["porosity_hull"])
     assert (out / "largest.png").stat().st_size > 0
+    # The largest aggregate, printed and in summary.json: the same numbers as the table.
+    largest = json.loads((out / "summary.json").read_text())["largest"]
+    row = {k: float(v) for k, v in rows[0].items()}
+    assert largest["n"] == 27 and largest["mass_fraction"] == pytest.approx(1.0, rel=1e-15)
+    assert largest["period_s"] == row["period_s"]
+    assert largest["critical_period_hull_s"] == critical_period(
+        row["bulk_density_hull_kg_m3"], 6.6743e-11)
+    assert largest["critical_period_alpha_s"] < largest["critical_period_hull_s"]
+    printed = capsys.readouterr().out
+    assert printed.startswith("\n".join(largest["lines"]))
+    assert (out / "largest.txt").read_text() == "\n".join(largest["lines"]) + "\n"
+    for text in ("bodies        27 (100.0 % of all)",
+                 f"spin period   {row['period_s'] / 3600:.3g} h",
+                 f"lambda = I_max / I_min = {row['elongation']:.3f}",
+                 f"porosity      {row['porosity_alpha']:.3f} (alpha shape) to "
+                 f"{row['porosity_hull']:.3f} (convex hull)"):
+        assert text in printed, text
 
 
 def test_compare_runs_side_by_side_and_as_a_sweep(tmp_path):

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The spatial tree shared by gravity and the collision search (docs/tree.md).
+// The spatial tree of gravity, with neighbour queries for analysis and tests (the collision
+// engine keeps its own neighbour lists, docs/collisions.md; docs/tree.md).
 //
 // Design: an octree over bodies sorted by Morton key, so every node is a contiguous range of
 // the sorted arrays and a leaf is a "bucket" of at most bucket_size bodies (more only when
