@@ -11,7 +11,6 @@
 #include "global_heap_check.hpp"
 #include "hdf5_util.hpp"
 #include "rubble/core/error.hpp"
-#include "rubble/io/xdmf_sidecar.hpp"
 #include "rubble/version.hpp"
 #include "undo_journal.hpp"
 
@@ -393,6 +392,7 @@ void RunFile::truncate_after(std::int64_t step) {
         for (const auto& c : collision_columns)
             h5::truncate_rows(log.get(), c.name, keep_log);
     });
+    sidecar_.forget(); // the next snapshots take the names of those removed
     refresh_sidecar();
 }
 
@@ -419,7 +419,7 @@ void RunFile::mark_complete(bool complete, double energy_error, double angular_m
 // that write touches the file.
 void RunFile::refresh_sidecar() {
     try {
-        write_xdmf_sidecar(path_);
+        sidecar_.write();
         sidecar_failed_ = false;
     } catch (const IoError& e) {
         if (sidecar_failed_) return;

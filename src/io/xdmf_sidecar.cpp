@@ -117,30 +117,26 @@ void append_data_item(std::string& out, const Field& f, const std::string& refer
     out += reference + "/" + xml_escape(f.name) + "</DataItem>";
 }
 
-// The name of link `i` of `group` in name order (the order of /snapshots is time order).
-std::string link_name(hid_t group, hsize_t i) {
-    const ssize_t len =
-        H5Lget_name_by_idx(group, ".", H5_INDEX_NAME, H5_ITER_INC, i, nullptr, 0, H5P_DEFAULT);
-    if (len < 0) throw IoError("HDF5: H5Lget_name_by_idx failed");
-    std::string name(static_cast<std::size_t>(len), '\0');
-    if (H5Lget_name_by_idx(group, ".", H5_INDEX_NAME, H5_ITER_INC, i, name.data(), name.size() + 1,
-                           H5P_DEFAULT) < 0)
-        throw IoError("HDF5: H5Lget_name_by_idx failed");
-    return name;
-}
-
-hsize_t link_count(hid_t group) {
-    H5G_info_t info;
-    if (H5Gget_info(group, &info) < 0) throw IoError("HDF5: H5Gget_info failed");
-    return info.nlinks;
+// The names of the links of `group` in name order (the order of /snapshots is time order), in
+// one pass: looking names up by index costs a walk of the group's index per name.
+std::vector<std::string> link_names(hid_t group) {
+    std::vector<std::string> names;
+    // H5Literate and H5L_info_t name the same API version in HDF5 1.10 and 1.12+.
+    const auto collect = [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
+        static_cast<std::vector<std::string>*>(out)->emplace_back(name);
+        return 0;
+    };
+    hsize_t index = 0;
+    if (H5Literate(group, H5_INDEX_NAME, H5_ITER_INC, &index, collect, &names) < 0)
+        throw IoError("HDF5: H5Literate failed");
+    return names;
 }
 
 // The fields of one snapshot group, in name order.
 std::vector<Field> fields_of(hid_t group) {
     std::vector<Field> out;
-    const hsize_t links = link_count(group);
-    for (hsize_t i = 0; i < links; ++i) {
-        if (auto f = describe(group, link_name(group, i))) out.push_back(std::move(*f));
+    for (const std::string& name : link_names(group)) {
+        if (auto f = describe(group, name)) out.push_back(std::move(*f));
     }
     return out;
 }
@@ -151,26 +147,25 @@ const Field* find(const std::vector<Field>& fields, std::string_view name) {
     return nullptr;
 }
 
-// Appends the grid of snapshot `name` and returns true, or returns false if the group is not a
-// snapshot that can be shown (see write_xdmf_sidecar's contract).
-bool append_grid(std::string& out, hid_t snapshots, const std::string& name,
-                 const std::string& h5_name) {
+// The grid of snapshot `name`, or "" if the group is not a snapshot that can be shown (see
+// write_xdmf_sidecar's contract).
+std::string grid_text(hid_t snapshots, const std::string& name, const std::string& h5_name) {
     const hid_t id = H5Oopen(snapshots, name.c_str(), H5P_DEFAULT);
-    if (id < 0) return false; // a link that leads nowhere
+    if (id < 0) return {}; // a link that leads nowhere
     const h5::Handle group(id, H5Oclose);
-    if (H5Iget_type(id) != H5I_GROUP || !h5::has_attr(group.get(), "time")) return false;
+    if (H5Iget_type(id) != H5I_GROUP || !h5::has_attr(group.get(), "time")) return {};
     const double time = h5::read_attr_double(group.get(), "time");
     const std::vector<Field> fields = fields_of(group.get());
     const Field* ids = find(fields, "id");
     const Field* position = find(fields, "position");
     if (!std::isfinite(time) || !ids || ids->dims.size() != 1 || ids->dims[0] == 0 || !position ||
         position->dims.size() != 2 || position->dims[0] != ids->dims[0] || position->dims[1] != 3)
-        return false;
+        return {};
     const hsize_t n = ids->dims[0];
     const std::string reference = xml_escape(h5_name) + ":/snapshots/" + xml_escape(name);
     char time_text[32];
     std::snprintf(time_text, sizeof time_text, "%.17g", time);
-    out += "      <Grid Name=\"" + xml_escape(name) + "\" GridType=\"Uniform\">\n";
+    std::string out = "      <Grid Name=\"" + xml_escape(name) + "\" GridType=\"Uniform\">\n";
     out += "        <Time Value=\"" + std::string(time_text) + "\"/>\n";
     out += "        <Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" + std::to_string(n) +
            "\" NodesPerElement=\"1\"/>\n";
@@ -185,7 +180,7 @@ bool append_grid(std::string& out, hid_t snapshots, const std::string& name,
         out += "</Attribute>\n";
     }
     out += "      </Grid>\n";
-    return true;
+    return out;
 }
 
 } // namespace
@@ -196,8 +191,8 @@ std::string xdmf_sidecar_path(const std::string& h5_path) {
     return p.replace_extension(".xdmf").string();
 }
 
-std::int64_t write_xdmf_sidecar(const std::string& h5_path) {
-    const std::string h5_name = std::filesystem::path(h5_path).filename().string();
+std::int64_t XdmfSidecar::write() {
+    const std::string h5_name = std::filesystem::path(h5_path_).filename().string();
     std::string text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                        "<!-- Written by rubble from the HDF5 file it names (derived data: "
                        "rewritten after each snapshot; see docs/output-format.md). -->\n"
@@ -206,18 +201,29 @@ std::int64_t write_xdmf_sidecar(const std::string& h5_path) {
                        "CollectionType=\"Temporal\">\n";
     std::int64_t count = 0;
     try {
-        const h5::Handle file = h5::open_file(h5_path, h5::Mode::read);
+        const h5::Handle file = h5::open_file(h5_path_, h5::Mode::read);
         const h5::Handle snapshots = h5::open_group(file.get(), "snapshots");
-        const hsize_t links = link_count(snapshots.get());
-        for (hsize_t i = 0; i < links; ++i) {
-            if (append_grid(text, snapshots.get(), link_name(snapshots.get(), i), h5_name)) ++count;
+        std::map<std::string, std::string> grids; // those still in the file
+        for (std::string& name : link_names(snapshots.get())) {
+            const auto known = grids_.find(name);
+            std::string grid = known != grids_.end() ? std::move(known->second)
+                                                     : grid_text(snapshots.get(), name, h5_name);
+            if (!grid.empty()) ++count;
+            text += grid;
+            grids.emplace(std::move(name), std::move(grid));
         }
+        grids_ = std::move(grids);
     } catch (const IoError& e) {
-        throw IoError("cannot write the XDMF sidecar of '" + h5_path + "': " + e.what());
+        grids_.clear();
+        throw IoError("cannot write the XDMF sidecar of '" + h5_path_ + "': " + e.what());
     }
     text += "    </Grid>\n  </Domain>\n</Xdmf>\n";
-    replace_file_atomically(xdmf_sidecar_path(h5_path), text);
+    replace_file_atomically(xdmf_sidecar_path(h5_path_), text);
     return count;
+}
+
+std::int64_t write_xdmf_sidecar(const std::string& h5_path) {
+    return XdmfSidecar(h5_path).write();
 }
 
 } // namespace rubble::io

@@ -11,8 +11,8 @@
 // snapshot before, and writes those rows again).
 //
 // After each change to its snapshots (a snapshot written, a resume) the XDMF sidecar RUN.xdmf
-// is written again (xdmf_sidecar.hpp). It is derived data: a failure to write it is reported
-// to the warning handler and the run goes on.
+// is written again (xdmf_sidecar.hpp), reading only the snapshots it has not yet described. It is
+// derived data: a failure to write it is reported to the warning handler and the run goes on.
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -22,6 +22,7 @@
 #include "rubble/core/bodies.hpp"
 #include "rubble/integrate/diagnostics.hpp"
 #include "rubble/io/file_lock.hpp"
+#include "rubble/io/xdmf_sidecar.hpp"
 
 namespace rubble::io {
 
@@ -81,9 +82,10 @@ public:
     }
 
 private:
-    explicit RunFile(std::string path) : path_(std::move(path)) {}
+    explicit RunFile(std::string path) : path_(std::move(path)), sidecar_(path_) {}
     void refresh_sidecar();
     std::string path_;
+    XdmfSidecar sidecar_;
     std::function<void(const std::string&)> warn_;
     bool sidecar_failed_ = false;
     std::vector<integrate::Diagnostics> pending_;
