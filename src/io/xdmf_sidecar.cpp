@@ -193,6 +193,11 @@ std::string xdmf_sidecar_path(const std::string& h5_path) {
 
 std::int64_t XdmfSidecar::write() {
     const std::string h5_name = std::filesystem::path(h5_path_).filename().string();
+    // XDMF separates the file from the dataset at the first ':'; ParaView's readers fail (the
+    // Xdmf3 ones abort) on a file name that holds one.
+    if (h5_name.find(':') != std::string::npos)
+        throw IoError("cannot write the XDMF sidecar of '" + h5_path_ +
+                      "': XDMF cannot refer to a file name containing ':' (rename the file)");
     std::string text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                        "<!-- Written by rubble from the HDF5 file it names (derived data: "
                        "rewritten after each snapshot; see docs/output-format.md). -->\n"

@@ -38,7 +38,8 @@ private:
 /// each other numeric dataset of N rows in it becomes a point attribute of its shape (N:
 /// scalar, N x 3: vector, N x 6: symmetric tensor, N x 9 or N x 3 x 3: tensor, else matrix).
 /// Subgroups, and datasets of another length or type, are left out. Reads the file only.
-/// Throws IoError (naming the file) if it cannot read it or write the sidecar.
+/// Throws IoError (naming the file) if it cannot read it or write the sidecar, or if the file
+/// name contains ':' (which XDMF cannot refer to).
 std::int64_t write_xdmf_sidecar(const std::string& h5_path);
 
 } // namespace rubble::io

@@ -270,6 +270,22 @@ TEST(XdmfSidecar, AFailureToWriteItIsReportedOnceAndLeavesTheRunIntact) {
     EXPECT_TRUE(io::is_complete(path));
 }
 
+TEST(XdmfSidecar, RefusesAFileNameXdmfCannotReferTo) {
+    test::TempDir dir;
+    const std::string path = dir.file("a:b.h5"); // XDMF splits "file:dataset" at the ':'
+    std::vector<std::string> warnings;
+    {
+        io::RunFile f = io::RunFile::create(path, "", 0.0, false);
+        f.set_warning_handler([&](const std::string& m) { warnings.push_back(m); });
+        f.write_snapshot(sample_bodies(5), 0.0, 0);
+    }
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_NE(warnings[0].find("':'"), std::string::npos) << warnings[0];
+    EXPECT_FALSE(std::filesystem::exists(io::xdmf_sidecar_path(path)));
+    EXPECT_THROW(io::write_xdmf_sidecar(path), IoError);
+    EXPECT_EQ(io::snapshot_count(path), 1);
+}
+
 TEST(XdmfSidecar, PathKeepsTheStemAndNeverNamesTheRunFile) {
     EXPECT_EQ(io::xdmf_sidecar_path("out/run.h5"), "out/run.xdmf");
     EXPECT_EQ(io::xdmf_sidecar_path("run.hdf5"), "run.xdmf");
