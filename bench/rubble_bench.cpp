@@ -136,6 +136,7 @@ void BM_SnapshotWrite(benchmark::State& state) {
     }
     state.counters["MB"] = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
     std::filesystem::remove(path);
+    std::filesystem::remove(io::xdmf_sidecar_path(path)); // written with each snapshot
 }
 BENCHMARK(BM_SnapshotWrite)
     ->Arg(100000)
