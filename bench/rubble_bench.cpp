@@ -2,7 +2,8 @@
 // Google Benchmark programs for the foundation's speed targets:
 //   direct gravity (interactions per second, N = 1e3, 1e4),
 //   placement of N non-overlapping spheres (N up to 1e6),
-//   writing a snapshot of N bodies to HDF5 (N up to 1e6).
+//   writing a snapshot of N bodies to HDF5 (N up to 1e6),
+//   writing the XDMF sidecar of a run of S snapshots (done after every snapshot).
 #include <filesystem>
 #include <memory>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "rubble/gravity/tree_gravity.hpp"
 #include "rubble/ic/generators.hpp"
 #include "rubble/io/run_file.hpp"
+#include "rubble/io/xdmf_sidecar.hpp"
 
 using namespace rubble;
 
@@ -134,10 +136,45 @@ void BM_SnapshotWrite(benchmark::State& state) {
     }
     state.counters["MB"] = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
     std::filesystem::remove(path);
+    std::filesystem::remove(io::xdmf_sidecar_path(path)); // written with each snapshot
 }
 BENCHMARK(BM_SnapshotWrite)
     ->Arg(100000)
     ->Arg(1000000)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// The sidecar is written again after every snapshot by the RunFile, which reads the metadata of
+// the new snapshot only (warm, third argument 0); a resume or `rubble xdmf` reads every
+// snapshot's (cold, 1). Both write the whole text, which grows with the snapshots S.
+void BM_XdmfSidecar(benchmark::State& state) {
+    ic::Rng rng(3);
+    const Bodies b = ic::make_cloud(cloud(state.range(0)), rng);
+    const std::string path =
+        (std::filesystem::temp_directory_path() / "rubble_bench_sidecar.h5").string();
+    {
+        io::RunFile f = io::RunFile::create(path, "", 0.0, true);
+        for (std::int64_t k = 0; k < state.range(1); ++k)
+            f.write_snapshot(b, static_cast<double>(k), k);
+    }
+    io::XdmfSidecar warm(path);
+    warm.write();
+    for (auto _ : state) {
+        if (state.range(2) == 0)
+            benchmark::DoNotOptimize(warm.write());
+        else
+            benchmark::DoNotOptimize(io::write_xdmf_sidecar(path));
+    }
+    state.counters["kB"] =
+        static_cast<double>(std::filesystem::file_size(io::xdmf_sidecar_path(path))) / 1e3;
+    std::filesystem::remove(path);
+    std::filesystem::remove(io::xdmf_sidecar_path(path));
+}
+BENCHMARK(BM_XdmfSidecar)
+    ->Args({100000, 100, 0})
+    ->Args({100000, 100, 1})
+    ->Args({1000, 1000, 0})
+    ->Args({1000, 1000, 1})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 

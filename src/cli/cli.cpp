@@ -12,6 +12,7 @@
 #include "rubble/io/parameters.hpp"
 #include "rubble/version.hpp"
 #include "run_command.hpp"
+#include "xdmf_command.hpp"
 
 namespace rubble::cli {
 namespace {
@@ -81,6 +82,11 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     auto* params_cmd = app.add_subcommand("params", "Print every parameter with its default");
     params_cmd->add_flag("--markdown", markdown, "As docs/parameters.md (Markdown)");
 
+    std::vector<std::string> xdmf_paths;
+    auto* xdmf_cmd = app.add_subcommand(
+        "xdmf", "Write the XDMF sidecar (RUN.xdmf, opened by ParaView) of existing run files");
+    xdmf_cmd->add_option("runs", xdmf_paths, "HDF5 outputs of rubble runs")->required();
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -93,6 +99,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
             out << (markdown ? io::parameters_markdown() : io::ParameterSet().to_toml());
             return 0;
         }
+        if (xdmf_cmd->parsed()) return xdmf_command(xdmf_paths, out);
         if (run.params_path.empty() && run.resume_path.empty())
             throw InputError("rubble run: give a parameter file (rubble run PARAMS.toml) or "
                              "--resume OUT.h5");

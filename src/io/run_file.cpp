@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <iostream>
 #include <limits>
 
 #include "file_space.hpp"
@@ -276,6 +277,7 @@ RunFile RunFile::open_existing(const std::string& path) {
     run.next_snapshot_index_ = snapshot_count(path);
     if (run.next_snapshot_index_ == 0)
         throw InputError("'" + path + "' has no snapshot to resume from");
+    run.refresh_sidecar(); // one from an older rubble, or damaged, or none
     return run;
 }
 
@@ -303,6 +305,7 @@ void RunFile::write_snapshot(const Bodies& b, double time, std::int64_t step,
     });
     ++next_snapshot_index_;
     last_snapshot_step_ = step;
+    refresh_sidecar();
 }
 
 void RunFile::append_diagnostics(const integrate::Diagnostics& d) {
@@ -366,6 +369,8 @@ void RunFile::truncate_after(std::int64_t step) {
         for (const auto& c : collision_columns)
             h5::truncate_rows(log.get(), c.name, keep_log);
     });
+    sidecar_.forget(); // the next snapshots take the names of those removed
+    refresh_sidecar();
 }
 
 void RunFile::begin_continuation(const std::string& parameters_toml) {
@@ -383,6 +388,27 @@ void RunFile::mark_complete(bool complete, double energy_error, double angular_m
         h5::write_attr(f, "relative_energy_error", energy_error);
         h5::write_attr(f, "relative_angular_momentum_error", angular_momentum_error);
     });
+}
+
+// The sidecar is derived from the file, which is already durable when this runs: a resume or
+// `rubble xdmf` can always write it again, so failing to write it (an unwritable directory, a
+// full disk) stops nothing. A full disk stops the run at its next HDF5 write anyway, before
+// that write touches the file.
+void RunFile::refresh_sidecar() {
+    try {
+        sidecar_.write();
+        sidecar_failed_ = false;
+    } catch (const IoError& e) {
+        if (sidecar_failed_) return;
+        sidecar_failed_ = true;
+        const std::string message = std::string(e.what()) +
+                                    "; the run goes on without it (rubble xdmf " + path_ +
+                                    " writes it later)";
+        if (warn_)
+            warn_(message);
+        else
+            std::cerr << "warning: " << message << "\n";
+    }
 }
 
 void check_rubble_file(const std::string& path) {

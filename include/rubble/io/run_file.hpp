@@ -9,7 +9,12 @@
 // disk or a file size limit fails a write before it touches the file, and rows are written
 // before the snapshot that follows them (a run killed between the two resumes from the
 // snapshot before, and writes those rows again).
+//
+// After each change to its snapshots (a snapshot written, a resume) the XDMF sidecar RUN.xdmf
+// is written again (xdmf_sidecar.hpp), reading only the snapshots it has not yet described. It is
+// derived data: a failure to write it is reported to the warning handler and the run goes on.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,6 +22,7 @@
 #include "rubble/integrate/diagnostics.hpp"
 #include "rubble/integrate/stepper.hpp"
 #include "rubble/io/file_lock.hpp"
+#include "rubble/io/xdmf_sidecar.hpp"
 
 namespace rubble::io {
 
@@ -71,10 +77,19 @@ public:
     void begin_continuation(const std::string& parameters_toml);
     /// Sets the `complete` flag (1 when the run reached its end) and the end-of-run summary.
     void mark_complete(bool complete, double energy_error, double angular_momentum_error);
+    /// Receives the message of a failure to write the XDMF sidecar (once, until a write
+    /// succeeds again). Default: a "warning: " line on standard error.
+    void set_warning_handler(std::function<void(const std::string&)> handler) {
+        warn_ = std::move(handler);
+    }
 
 private:
-    explicit RunFile(std::string path) : path_(std::move(path)) {}
+    explicit RunFile(std::string path) : path_(std::move(path)), sidecar_(path_) {}
+    void refresh_sidecar();
     std::string path_;
+    XdmfSidecar sidecar_;
+    std::function<void(const std::string&)> warn_;
+    bool sidecar_failed_ = false;
     std::vector<integrate::Diagnostics> pending_;
     std::vector<integrate::ContactRecord> pending_collisions_;
     std::vector<std::int64_t> pending_collision_steps_;
