@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages rubble needs (only those missing) and builds one CMake preset.
 #   scripts/setup.sh [release|debug-sanitize|cuda]     (default: release)
+# RUBBLE_EXTRA_PACKAGES adds Debian packages (scripts/test.sh: ParaView for the XDMF test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make pkg-config libeigen3-dev libboost-dev libhdf5-dev libcli11-dev
           libtomlplusplus-dev googletest libgtest-dev libbenchmark-dev hdf5-tools clang-format
-          python3-h5py python3-numpy python3-scipy python3-matplotlib python3-pytest)
+          python3-h5py python3-numpy python3-scipy python3-matplotlib python3-pytest
+          ${RUBBLE_EXTRA_PACKAGES:-})
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/setup.sh release
+# ParaView (and a virtual display for its headless render) for the XDMF sidecar test.
+RUBBLE_EXTRA_PACKAGES="python3-paraview xvfb xauth" scripts/setup.sh release
 ctest --test-dir build/release --output-on-failure -j "$(nproc)"
 
 scripts/setup.sh debug-sanitize

@@ -26,7 +26,7 @@ XDMF_TYPES = {("f", 4): ("Float", "4"), ("f", 8): ("Float", "8"), ("i", 1): ("Ch
 
 # What the issue asks every body to carry in ParaView, besides its position.
 BODY_ATTRIBUTES = {"id": "Scalar", "radius": "Scalar", "mass": "Scalar", "velocity": "Vector",
-                   "spin": "Vector", "orientation": "Matrix", "aggregate": "Scalar"}
+                   "spin": "Vector", "orientation": "Matrix", "principal_axes": "Matrix"}
 
 RENDER_SCRIPT = Path(__file__).resolve().parent / "paraview_render.py"
 
@@ -89,17 +89,18 @@ def test_rubble_xdmf_writes_the_sidecar_of_a_run_with_datasets_it_does_not_know(
     with h5py.File(short_run, "r+") as f:
         for snap in f["snapshots"].values():
             n = snap["id"].shape[0]
-            snap["principal_axes"] = np.tile(np.eye(3), (n, 1, 1))
+            snap["stress"] = np.tile(np.eye(3), (n, 1, 1))
             snap["flag"] = np.zeros(n, dtype=np.uint8)
             snap["per_aggregate"] = np.zeros(2)
-            snap.create_group("spheres")["position"] = np.zeros((n + 5, 3))
+            snap.create_group("constituents")["position"] = np.zeros((n + 5, 3))
     done = subprocess.run([rubble_binary(), "xdmf", str(short_run)], capture_output=True,
                           text=True, check=True)
     assert "(4 snapshots)" in done.stdout
     for attributes in check_sidecar(short_run):
-        assert attributes["principal_axes"] == "Tensor"
+        assert attributes["stress"] == "Tensor"
         assert attributes["flag"] == "Scalar"
-        assert "spheres" not in attributes and "per_aggregate" not in attributes
+        assert "spheres" not in attributes and "constituents" not in attributes
+        assert "per_aggregate" not in attributes
 
 
 def paraview_command(xdmf: Path, png: Path) -> list[str]:
@@ -136,7 +137,7 @@ def test_paraview_opens_the_sidecar_and_renders_the_last_snapshot(short_run, tmp
     assert seen["points"] == bodies
     assert {name: seen["arrays"].get(name) for name in ("velocity", "spin", "orientation")} == \
         {"velocity": 3, "spin": 3, "orientation": 4}
-    assert {"id", "radius", "mass", "aggregate"} <= set(seen["arrays"])
+    assert {"id", "radius", "mass", "principal_axes"} <= set(seen["arrays"])
     if "--force-offscreen-rendering" in command and done.returncode != 0 and \
             "vtkXOpenGLRenderWindow" in done.stdout + done.stderr:
         pytest.skip("read the sidecar, but this pvpython renders through X only and there is "

@@ -172,7 +172,7 @@ TEST(XdmfSidecar, ListsEverySnapshotWithItsTimeAndBodies) {
         EXPECT_EQ(grids[k].n, bodies[k]);
         EXPECT_EQ(grids[k].items.front().attribute, ""); // the geometry, from position
         for (const char* name : {"id", "radius", "mass", "velocity", "spin", "orientation",
-                                 "aggregate", "inertia", "free_path"})
+                                 "principal_axes", "inertia", "free_path"})
             EXPECT_NE(attribute(grids[k], name), nullptr) << name;
         EXPECT_EQ(attribute(grids[k], "radius")->type, "Scalar");
         EXPECT_EQ(attribute(grids[k], "velocity")->type, "Vector");
@@ -215,14 +215,14 @@ TEST(XdmfSidecar, DescribesDatasetsItDoesNotKnowAndLeavesOutWhatItCannotShow) {
         H5Dclose(H5Dcreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
         H5Sclose(space);
     };
-    add(snap, "principal_axes", {12, 3, 3}, H5T_IEEE_F64LE);
+    add(snap, "stress", {12, 3, 3}, H5T_IEEE_F64LE);
     add(snap, "flags", {12}, H5T_STD_U8LE);
     add(snap, "per_aggregate", {3}, H5T_IEEE_F64LE);
     const hid_t text = H5Tcopy(H5T_C_S1);
     H5Tset_size(text, 8);
     add(snap, "label", {12}, text);
     H5Tclose(text);
-    const hid_t spheres = H5Gcreate2(snap, "spheres", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    const hid_t spheres = H5Gcreate2(snap, "constituents", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     add(spheres, "position", {30, 3}, H5T_IEEE_F64LE);
     H5Gclose(spheres);
     H5Gclose(snap);
@@ -231,10 +231,10 @@ TEST(XdmfSidecar, DescribesDatasetsItDoesNotKnowAndLeavesOutWhatItCannotShow) {
     EXPECT_EQ(io::write_xdmf_sidecar(path), 1);
     const std::vector<Grid> grids = checked_grids(path);
     ASSERT_EQ(grids.size(), 1u);
-    ASSERT_NE(attribute(grids[0], "principal_axes"), nullptr);
-    EXPECT_EQ(attribute(grids[0], "principal_axes")->type, "Tensor");
+    ASSERT_NE(attribute(grids[0], "stress"), nullptr);
+    EXPECT_EQ(attribute(grids[0], "stress")->type, "Tensor");
     ASSERT_NE(attribute(grids[0], "flags"), nullptr);
-    for (const char* absent : {"per_aggregate", "label", "spheres", "position"})
+    for (const char* absent : {"per_aggregate", "label", "spheres", "constituents", "position"})
         EXPECT_EQ(attribute(grids[0], absent), nullptr) << absent;
     EXPECT_EQ(grids[0].items.size(), 1u + 11u); // geometry + 9 rubble fields + 2 added
 }
