@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "rubble/boundaries/uniform_field.hpp"
 #include "rubble/core/stop_request.hpp"
 #include "rubble/integrate/leapfrog.hpp"
 
@@ -24,6 +25,13 @@ void Simulation::refresh_forces() {
     acc_.resize(bodies_.size());
     pot_.resize(bodies_.size());
     gravity_->compute(bodies_.pos, bodies_.mass, acc_, pot_);
+    if (uniform_g_ != Vec3::Zero())
+        boundaries::add_uniform_field(uniform_g_, bodies_.pos, acc_, pot_);
+}
+
+void Simulation::set_uniform_field(const Vec3& g) {
+    uniform_g_ = g;
+    refresh_forces();
 }
 
 void Simulation::set_stepper(std::unique_ptr<Stepper> stepper) {

@@ -45,8 +45,12 @@ public:
     /// Mutable access for tests and set-up; call refresh_forces() after moving bodies.
     [[nodiscard]] Bodies& bodies() { return bodies_; }
     void refresh_forces();
+    /// Adds a uniform external field g (m/s^2) to the forces from now on (boundaries/
+    /// uniform_field.hpp) and refreshes them; zero (the default) adds nothing.
+    void set_uniform_field(const Vec3& g);
     [[nodiscard]] const std::vector<Vec3>& accelerations() const { return acc_; }
-    /// Specific gravitational potential at each body (J/kg).
+    /// Specific gravitational potential at each body (J/kg), as the diagnostics weigh it
+    /// (m/2 each): self-gravity's, plus twice a uniform field's (boundaries/uniform_field.hpp).
     [[nodiscard]] const std::vector<double>& potentials() const { return pot_; }
     [[nodiscard]] const gravity::GravitySolver& gravity() const { return *gravity_; }
 
@@ -61,6 +65,7 @@ private:
     std::int64_t step_;
     std::vector<Vec3> acc_;
     std::vector<double> pot_;
+    Vec3 uniform_g_ = Vec3::Zero(); ///< m/s^2
     std::unique_ptr<Stepper> stepper_;
     StepStats last_stats_;
 };
