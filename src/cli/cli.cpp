@@ -48,6 +48,8 @@ const char* type_label(io::ParamType t) {
         return "BOOL";
     case io::ParamType::string:
         return "TEXT";
+    case io::ParamType::vector:
+        return "X,Y,Z";
     }
     return "VALUE";
 }

@@ -21,6 +21,7 @@
 #include "rubble/io/run_checks.hpp"
 #include "rubble/io/run_config.hpp"
 #include "rubble/io/run_file.hpp"
+#include "rubble/io/wall_config.hpp"
 
 namespace rubble::cli {
 namespace {
@@ -46,6 +47,9 @@ Setup prepare_new_run(const RunOptions& o) {
     s.config = io::make_run_config(s.params);
     io::check_new_run(s.params, s.config, o.params_path);
     s.state = ic::make_initial_state(s.config);
+    io::check_bodies_clear_of_walls(s.config.collisions.walls, s.config.wall_sources,
+                                    s.state.bodies, s.state.time,
+                                    s.config.collisions.overlap_tolerance);
     return s;
 }
 
@@ -330,11 +334,18 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
             << ", eps_n = " << k.eps_n << ", eps_t = " << k.eps_t << ", v_min = " << k.v_min
             << " m/s, f_crit = " << k.f_crit;
         if (k.periodic_box > 0.0) out << ", periodic box " << k.periodic_box << " m";
+        if (!k.walls.empty()) out << ", " << k.walls.size() << " wall(s)";
         out << "\n";
     }
     report_time_step(sim.bodies(), s.config, out, err);
     if (s.config.gravity_check_samples > 0 && !resuming)
         report_gravity_accuracy(sim, s.config, out);
+    // After the check, which compares self-gravity alone with direct summation.
+    if (s.config.uniform_g != Vec3::Zero()) {
+        sim.set_uniform_field(s.config.uniform_g);
+        out << "uniform gravity field g = (" << s.config.uniform_g.x() << ", "
+            << s.config.uniform_g.y() << ", " << s.config.uniform_g.z() << ") m/s^2\n";
+    }
 
     guard.defer();
     integrate::Diagnostics start, latest;

@@ -8,12 +8,15 @@
 #include <optional>
 #include <string>
 
+#include "rubble/boundaries/periodic.hpp"
+#include "rubble/boundaries/wall_predict.hpp"
+#include "rubble/boundaries/wall_resolve.hpp"
 #include "rubble/collisions/merge.hpp"
 #include "rubble/collisions/overlaps.hpp"
-#include "rubble/collisions/periodic.hpp"
 #include "rubble/collisions/predict.hpp"
 #include "rubble/collisions/resolve.hpp"
 #include "rubble/collisions/restitution_law.hpp"
+#include "rubble/collisions/wall_overlaps.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/core/stop_request.hpp"
 #include "rubble/integrate/leapfrog.hpp"
@@ -27,17 +30,18 @@ constexpr std::uint32_t stop_poll_mask = 1023;
 
 // No collision within the drift (later than any event, never queued).
 CollisionEvent no_collision(std::int32_t i) {
-    return CollisionEvent{std::numeric_limits<double>::infinity(), i, exit_event, 0, 0, self_image};
+    return CollisionEvent{
+        std::numeric_limits<double>::infinity(), i, exit_event, 0, 0, boundaries::self_image};
 }
 
 Vec3 shift_of(std::int8_t image, double box) {
-    return box > 0.0 ? image_shift(image, box) : Vec3::Zero();
+    return box > 0.0 ? boundaries::image_shift(image, box) : Vec3::Zero();
 }
 
 // Overlaps among neighbours: an overlapping pair's neighbourhoods always meet, so no second
 // search is needed.
 std::vector<Overlap> find_overlaps(const Bodies& b, const NeighbourLists& nl,
-                                   const std::array<Vec3, image_count>& image_shift,
+                                   const std::array<Vec3, boundaries::image_count>& image_shift,
                                    double tolerance, double& max_relative) {
     std::vector<Overlap> out;
     const auto n = static_cast<std::ptrdiff_t>(b.size());
@@ -100,7 +104,7 @@ std::vector<CollisionRecord> EventDrivenDrift::take_log() {
     // when, so the engine and the brute-force check agree bitwise.
     if (i > j) {
         std::swap(i, j);
-        image = opposite_image(image);
+        image = boundaries::opposite_image(image);
     }
     const auto ui = static_cast<std::size_t>(i), uj = static_cast<std::size_t>(j);
     const Moving& mi = moving_[ui];
@@ -114,6 +118,21 @@ std::vector<CollisionRecord> EventDrivenDrift::take_log() {
     keep(u, CollisionEvent{*t, i, j, count_[ui], count_[uj], image});
 }
 
+void EventDrivenDrift::offer_walls(Upcoming& u, std::int32_t i, double h) const {
+    // From the body's own time: only the body asks, so the answer is always the same.
+    const auto ui = static_cast<std::size_t>(i);
+    const Moving& m = moving_[ui];
+    for (std::size_t k = 0; k < config_.walls.size(); ++k) {
+        const boundaries::Wall& w = config_.walls[k];
+        const auto dt = boundaries::predict_wall_contact(w, wall_at_[k] + m.time * w.velocity,
+                                                         m.pos, m.vel, m.radius);
+        if (!dt) continue;
+        const double t = m.time + *dt;
+        if (t > h || t > std::max(u.first.time, u.second.time)) continue;
+        keep(u, CollisionEvent{t, i, wall_event(k), count_[ui], 0, boundaries::self_image});
+    }
+}
+
 std::optional<CollisionEvent> EventDrivenDrift::predict_exit(std::int32_t i, double now,
                                                              double h) const {
     const auto k = static_cast<std::size_t>(i);
@@ -121,13 +140,14 @@ std::optional<CollisionEvent> EventDrivenDrift::predict_exit(std::int32_t i, dou
     const Vec3 x = m.pos + (now - m.time) * m.vel;
     const double t = now + neighbours_.exit_time(i, x, m.vel);
     if (!(t <= h)) return std::nullopt;
-    return CollisionEvent{t, i, exit_event, count_[k], neighbours_.generation(i), self_image};
+    return CollisionEvent{
+        t, i, exit_event, count_[k], neighbours_.generation(i), boundaries::self_image};
 }
 
 namespace {
 // A kept slot that has been used up: its body must be predicted afresh before relying on it.
 CollisionEvent unknown_collision(std::int32_t i) {
-    return CollisionEvent{-1.0, i, exit_event, 0, 0, self_image};
+    return CollisionEvent{-1.0, i, exit_event, 0, 0, boundaries::self_image};
 }
 bool same_event(const CollisionEvent& a, const CollisionEvent& b) {
     return a.time == b.time && a.i == b.i && a.j == b.j && a.image == b.image && a.ci == b.ci &&
@@ -138,6 +158,7 @@ bool same_event(const CollisionEvent& a, const CollisionEvent& b) {
 bool EventDrivenDrift::still_holds(std::int32_t i, const CollisionEvent& e) const {
     if (e.time < 0.0) return false;          // unknown
     if (!std::isfinite(e.time)) return true; // none within the drift
+    if (is_wall(e.j)) return true;           // a wall never changes
     const auto other = static_cast<std::size_t>(e.i == i ? e.j : e.i);
     const std::uint32_t then = e.i == i ? e.cj : e.ci;
     return count_[other] == then; // (an absorbed body's count matches no event)
@@ -194,6 +215,7 @@ bool EventDrivenDrift::predict_initial(double h) {
             const Vec3 d = mj.pos + image_shift_[static_cast<std::size_t>(image)] - mi.pos;
             if (d.squaredNorm() < s * s) overlapping = true;
         });
+        if (!config_.walls.empty()) offer_walls(u, i, h);
         upcoming_[static_cast<std::size_t>(k)] = u;
         const CollisionEvent e = earliest(i, u.first, 0.0, h);
         if (e.time <= h) {
@@ -230,6 +252,7 @@ void EventDrivenDrift::predict_for(std::int32_t i, std::int32_t skip, double now
         if (j == skip) return;
         offer(u, i, j, image, h);
     });
+    if (!config_.walls.empty()) offer_walls(u, i, h);
     upcoming_[static_cast<std::size_t>(i)] = u;
     queue_earliest(i, u.first, now, h);
 }
@@ -388,17 +411,71 @@ void EventDrivenDrift::collide(Bodies& b, const CollisionEvent& e, double t0, Dr
         }
     }
 
-    for (const std::size_t k : {i, j}) {
-        if (count_[k] == absorbed || count_[k] <= static_cast<std::uint64_t>(config_.max_per_body))
-            continue;
-        char buf[256];
-        std::snprintf(buf, sizeof buf, "%.9g s", t0 + e.time);
-        throw PhysicsError(
-            "inelastic collapse: body " + std::to_string(b.id[k]) + " collided more than " +
-            std::to_string(config_.max_per_body) + " times in the drift ending near t = " + buf +
-            " (collisions.max_per_body); set collisions.v_min or collisions.f_crit, or raise "
-            "collisions.eps_n (docs/collisions.md)");
+    for (const std::size_t k : {i, j})
+        check_collision_count(b, k, t0 + e.time);
+}
+
+void EventDrivenDrift::check_collision_count(const Bodies& b, std::size_t k, double time) const {
+    if (count_[k] == absorbed || count_[k] <= static_cast<std::uint64_t>(config_.max_per_body))
+        return;
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%.9g s", time);
+    throw PhysicsError("inelastic collapse: body " + std::to_string(b.id[k]) +
+                       " collided more than " + std::to_string(config_.max_per_body) +
+                       " times in the drift ending near t = " + buf +
+                       " (collisions.max_per_body); set collisions.v_min or collisions.f_crit, "
+                       "or raise collisions.eps_n (docs/collisions.md)");
+}
+
+void EventDrivenDrift::collide_wall(Bodies& b, const CollisionEvent& e, double t0,
+                                    DriftStats& stats) {
+    const auto i = static_cast<std::size_t>(e.i);
+    const std::size_t k = wall_index(e.j);
+    const boundaries::Wall& w = config_.walls[k];
+    const Vec3 p = wall_at_[k] + e.time * w.velocity;
+    const SphereState s = sphere(e.i, Vec3::Zero());
+    const Vec3 n = boundaries::wall_gap(w, p, s.pos, s.radius).normal;
+    const Vec3 contact = s.pos - s.radius * n;
+    const Vec3 uw = boundaries::surface_velocity(w, p, contact);
+    const Vec3 u = s.vel + s.spin.cross(-s.radius * n) - uw;
+    const double un = -u.dot(n);
+
+    Rigid& r = rigid_[i];
+    // The guards of pairs (Richardson's lectures, "Inelastic collapse"): a ball resting on a
+    // floor is the simplest inelastic collapse.
+    const bool recent = r.free_path < config_.f_crit * s.radius;
+    const Restitution eps = restitution_for(config_, un, recent);
+    if (recent || (un < config_.v_min && config_.eps_n < 1.0)) ++stats.elastic_by_guard;
+    if (config_.log) {
+        // A wall's id is -1 - its index, so id1 < id2 still holds; impact parameter: none.
+        log_.push_back(CollisionRecord{t0 + e.time, -1 - static_cast<std::int64_t>(k), b.id[i], un,
+                                       (u + un * n).norm(), 0.0});
     }
+    ++stats.collisions;
+    ++stats.wall_collisions;
+    ++count_[i];
+    r.free_path = 0.0;
+    // A sphere cannot merge with a wall: it bounces whatever the outcome.
+    const boundaries::WallOutcome o = boundaries::resolve_wall_contact(s, n, uw, eps);
+    wall_impulses_[k].add(contact, o.impulse);
+    moving_[i].vel = o.vel;
+    r.speed = o.vel.norm();
+    if (o.spin != r.spin) {
+        turn(b, e.i, e.time);
+        r.spin = o.spin;
+    }
+    check_collision_count(b, i, t0 + e.time);
+}
+
+void EventDrivenDrift::handle_walls_at_start(Bodies& b, double h, double t0, DriftStats& stats) {
+    std::vector<WallOverlap> overlaps = find_wall_overlaps(
+        b, config_.walls, wall_at_, config_.overlap_tolerance, stats.max_overlap);
+    if (overlaps.empty()) return;
+    stats.overlaps += static_cast<std::int64_t>(overlaps.size());
+    handle_wall_overlaps(b, overlaps, config_.walls, wall_at_, config_, h, t0, wall_impulses_);
+    neighbours_.rebuild(b, stats.skin, config_.periodic_box); // positions changed
+    stats.rebuilt = true;
+    (void)start(b, h);
 }
 
 void EventDrivenDrift::renew_at_exit(const Bodies& b, const CollisionEvent& e, const Vec3& x,
@@ -446,10 +523,12 @@ double EventDrivenDrift::skin_for_drift(const Bodies& b, double h) {
 DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_abandon) {
     DriftStats stats;
     stats.skin = skin_for_drift(b, h);
-    for (int k = 0; k < image_count; ++k)
+    for (int k = 0; k < boundaries::image_count; ++k)
         image_shift_[static_cast<std::size_t>(k)] =
             shift_of(static_cast<std::int8_t>(k), config_.periodic_box);
     stats.rebuilt = neighbours_.prepare(b, h, stats.skin, config_.periodic_box);
+    for (std::size_t k = 0; k < config_.walls.size(); ++k)
+        wall_at_[k] = boundaries::wall_point_at(config_.walls[k], t0);
 
     if (start(b, h)) {
         std::vector<Overlap> overlaps = find_overlaps(b, neighbours_, image_shift_,
@@ -466,6 +545,7 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
             (void)start(b, h);
         }
     }
+    if (!config_.walls.empty()) handle_walls_at_start(b, h, t0, stats);
     const std::size_t n = b.size();
     const auto count = static_cast<std::ptrdiff_t>(n);
     stats.candidate_pairs = neighbours_.pair_count();
@@ -499,6 +579,19 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
             const Moving& m = moving_[i];
             renew_at_exit(b, e, m.pos + (e.time - m.time) * m.vel, h, t0);
             predict_after_exit(e.i, e.time, h);
+            continue;
+        }
+        if (is_wall(e.j)) {
+            // Stale if i collided since (it was re-predicted then); a wall never changes.
+            if (count_[i] != e.ci) {
+                ++stats.stale_events;
+                continue;
+            }
+            advance(e.i, e.time);
+            collide_wall(b, e, t0, stats);
+            // Every wall again, the one just hit included: inside a cylinder the next contact
+            // may be with the same wall.
+            predict_for(e.i, -1, e.time, h);
             continue;
         }
         const auto j = static_cast<std::size_t>(e.j);
@@ -556,7 +649,7 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
         b.spin[u] = r.spin;
         b.free_path[u] = r.free_path;
         if (config_.periodic_box > 0.0) {
-            const Vec3 w = wrap_into_box(b.pos[u], config_.periodic_box);
+            const Vec3 w = boundaries::wrap_into_box(b.pos[u], config_.periodic_box);
             // The neighbourhood moves with its body (shift() updates the images in the lists).
             neighbours_.shift(static_cast<std::int32_t>(k), w - b.pos[u]);
             b.pos[u] = w;

@@ -23,7 +23,8 @@ integrate::StepStats EventDrivenDrift::advance(Bodies& b, double h, double t0, b
               {"renewals", static_cast<double>(d.renewals)},
               {"rebuilt", d.rebuilt ? 1.0 : 0.0},
               {"stale_events", static_cast<double>(d.stale_events)},
-              {"skin", d.skin}};
+              {"skin", d.skin},
+              {"wall_collisions", static_cast<double>(d.wall_collisions)}};
     return s;
 }
 

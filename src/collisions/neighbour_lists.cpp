@@ -8,7 +8,7 @@
 #include <string>
 #include <utility>
 
-#include "rubble/collisions/periodic.hpp"
+#include "rubble/boundaries/periodic.hpp"
 #include "rubble/core/error.hpp"
 
 namespace rubble::collisions {
@@ -84,7 +84,7 @@ int NeighbourLists::level_for(double reach) {
 }
 
 Vec3 NeighbourLists::grid_point(const Vec3& c) const {
-    return box_ > 0.0 ? wrap_into_box(c, box_) : c;
+    return box_ > 0.0 ? boundaries::wrap_into_box(c, box_) : c;
 }
 
 void NeighbourLists::cell_of(int level, const Vec3& g, std::int64_t cell[3]) const {
@@ -359,7 +359,8 @@ int NeighbourLists::near_cells(int l, const Vec3& q, double reach, std::int32_t 
                                                                spot_part[2][oz]))}
                         : code_of(l, cell),
                     Vec3(moved[0][ox], moved[1][oy], moved[2][oz]),
-                    self_image - image_part[0][ox] - image_part[1][oy] - image_part[2][oz]};
+                    boundaries::self_image - image_part[0][ox] - image_part[1][oy] -
+                        image_part[2][oz]};
             }
     return count;
 }
@@ -678,7 +679,7 @@ void NeighbourLists::renew(std::int32_t i, const Vec3& x, double r) {
     }
     // k sees i through the image opposite to the one through which i sees k.
     const auto seen_from = [&](std::int8_t image) {
-        return entry_of(i, static_cast<std::uint32_t>(opposite_image(image)));
+        return entry_of(i, static_cast<std::uint32_t>(boundaries::opposite_image(image)));
     };
     for (const Seen& a : added_)
         append(static_cast<std::size_t>(a.body), seen_from(a.image));

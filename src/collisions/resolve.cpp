@@ -5,10 +5,10 @@ namespace rubble::collisions {
 namespace {
 
 struct Contact {
-    Vec3 n;      // unit normal from 1 to 2
-    Vec3 s1, s2; // contact arms from each centre
-    Vec3 un, ut; // normal and tangential relative surface velocity
-    double mu;   // reduced mass
+    Vec3 n;          // unit normal from 1 to 2
+    Vec3 s1, s2;     // contact arms from each centre
+    SplitVelocity u; // normal and tangential relative surface velocity
+    double mu;       // reduced mass
     double beta;
 };
 
@@ -18,8 +18,7 @@ Contact contact(const SphereState& s1, const SphereState& s2) {
     c.s1 = s1.radius * c.n;
     c.s2 = -s2.radius * c.n;
     const Vec3 u = (s2.vel + s2.spin.cross(c.s2)) - (s1.vel + s1.spin.cross(c.s1));
-    c.un = u.dot(c.n) * c.n;
-    c.ut = u - c.un;
+    c.u = split_velocity(u, c.n);
     c.mu = s1.mass * s2.mass / (s1.mass + s2.mass);
     c.beta = tangential_beta(s1, s2);
     return c;
@@ -38,22 +37,21 @@ Outcome resolve_collision(const SphereState& s1, const SphereState& s2, const Re
     // Only the tangential part of the impulse turns the spheres: the normal part acts along
     // the contact arms (s x n = 0), and leaving it out of the torque keeps round-off from
     // spinning up smooth (eps_t = 1) spheres.
-    const Vec3 tangential = -c.mu * c.beta * (1.0 - eps.tangential) * c.ut;
-    const Vec3 impulse = -c.mu * (1.0 + eps.normal) * c.un + tangential;
+    const ContactImpulse j = restitution_impulse(c.u, c.mu, c.beta, eps);
     Outcome o;
-    o.impulse = impulse;
-    o.vel1 = s1.vel - impulse / s1.mass;
-    o.vel2 = s2.vel + impulse / s2.mass;
-    o.spin1 = s1.spin - c.s1.cross(tangential) / s1.inertia;
-    o.spin2 = s2.spin + c.s2.cross(tangential) / s2.inertia;
+    o.impulse = j.total;
+    o.vel1 = s1.vel - j.total / s1.mass;
+    o.vel2 = s2.vel + j.total / s2.mass;
+    o.spin1 = s1.spin - c.s1.cross(j.tangential) / s1.inertia;
+    o.spin2 = s2.spin + c.s2.cross(j.tangential) / s2.inertia;
     return o;
 }
 
 double collision_energy_loss(const SphereState& s1, const SphereState& s2, const Restitution& eps) {
     const Contact c = contact(s1, s2);
     return 0.5 * c.mu *
-           ((1.0 - eps.normal * eps.normal) * c.un.squaredNorm() +
-            c.beta * (1.0 - eps.tangential * eps.tangential) * c.ut.squaredNorm());
+           ((1.0 - eps.normal * eps.normal) * c.u.normal.squaredNorm() +
+            c.beta * (1.0 - eps.tangential * eps.tangential) * c.u.tangential.squaredNorm());
 }
 
 } // namespace rubble::collisions

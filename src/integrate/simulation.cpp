@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "rubble/boundaries/uniform_field.hpp"
 #include "rubble/core/rigid_body.hpp"
 #include "rubble/core/stop_request.hpp"
 #include "rubble/integrate/leapfrog.hpp"
@@ -30,11 +31,18 @@ void Simulation::refresh_forces() {
         // Each body is its own mass point: no torques, and no copy of the positions.
         torque_.clear();
         gravity_->compute(bodies_.pos, bodies_.mass, acc_, pot_);
-        return;
+    } else {
+        gravity_on_spheres();
     }
+    if (uniform_g_ != Vec3::Zero())
+        boundaries::add_uniform_field(uniform_g_, bodies_.pos, acc_, pot_);
+}
+
+void Simulation::gravity_on_spheres() {
     // Gravity acts on every sphere; each body gets the sum over its spheres (Richardson et al.
     // 2009, P&SS 57, 183): F = sum m_i a_i, N = sum m_i rho_i x (a_i - F/M), and the
     // mass-weighted mean potential.
+    const std::size_t n = bodies_.size();
     const Spheres& s = bodies_.spheres;
     const std::size_t m = s.size();
     point_pos_.resize(m);
@@ -59,6 +67,11 @@ void Simulation::refresh_forces() {
         const auto i = static_cast<std::size_t>(s.body[k]);
         torque_[i] += s.mass[k] * (point_pos_[k] - bodies_.pos[i]).cross(point_acc_[k] - acc_[i]);
     }
+}
+
+void Simulation::set_uniform_field(const Vec3& g) {
+    uniform_g_ = g;
+    refresh_forces();
 }
 
 void Simulation::set_stepper(std::unique_ptr<Stepper> stepper) {

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sys/stat.h>
 
 #include <toml++/toml.h>
@@ -17,24 +18,82 @@ std::string where(const std::string& origin, const toml::source_region& r) {
     return origin + ":" + std::to_string(r.begin.line);
 }
 
+// An array of three numbers as a vector value, or nothing.
+std::optional<ParamVector> vector_of(const toml::array& a) {
+    if (a.size() != 3) return std::nullopt;
+    ParamVector out{};
+    for (std::size_t d = 0; d < 3; ++d) {
+        if (const auto* i = a[d].as_integer()) {
+            out[d] = static_cast<double>(i->get());
+        } else if (const auto* x = a[d].as_floating_point()) {
+            out[d] = x->get();
+        } else {
+            return std::nullopt;
+        }
+    }
+    return out;
+}
+
+// A scalar or vector value, or nothing (a table, a date, another array). `vector_expected`:
+// the key takes a vector, so an array that is not three numbers is named as such.
+std::optional<ParamValue> value_of(const toml::node& node, const std::string& key,
+                                   const std::string& src, bool vector_expected) {
+    if (const auto* i = node.as_integer()) return ParamValue{std::int64_t{i->get()}};
+    if (const auto* d = node.as_floating_point()) return ParamValue{d->get()};
+    if (const auto* b = node.as_boolean()) return ParamValue{b->get()};
+    if (const auto* s = node.as_string()) return ParamValue{s->get()};
+    if (const auto* a = node.as_array()) {
+        if (const auto v = vector_of(*a)) return ParamValue{*v};
+        if (vector_expected)
+            throw InputError(src + ": " + key + ": expected an array of 3 real numbers, got " +
+                             std::to_string(a->size()) + " element(s) or non-numbers");
+    }
+    return std::nullopt;
+}
+
+void read_walls(const toml::node& node, const std::string& origin, ParameterSet& params) {
+    const auto* array = node.as_array();
+    if (!array || !array->is_array_of_tables())
+        throw InputError(where(origin, node.source()) +
+                         ": walls: must be an array of tables, one [[walls]] table per wall");
+    for (const toml::node& element : *array) {
+        const toml::table& table = *element.as_table();
+        const std::size_t k = params.wall_count();
+        params.add_wall(where(origin, table.source()));
+        for (auto&& [name, value] : table) {
+            const std::string n(name.str());
+            const std::string src = where(origin, value.source());
+            const ParamSpec* spec = find_wall_spec(n);
+            const std::string shown = "walls[" + std::to_string(k) + "]." + n;
+            const auto v = value_of(value, shown, src, spec && spec->type == ParamType::vector);
+            if (!v) {
+                params.set_wall(k, n, std::string(), src); // unknown-key message
+                throw InputError(src + ": " + shown +
+                                 ": tables, dates and other arrays are not wall values");
+            }
+            params.set_wall(k, n, *v, src);
+        }
+    }
+}
+
 void read_table(const toml::table& table, const std::string& prefix, const std::string& origin,
                 ParameterSet& params) {
     for (auto&& [k, node] : table) {
         const std::string key =
             prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
         const std::string src = where(origin, node.source());
-        if (const auto* sub = node.as_table()) {
+        if (key == "walls") {
+            read_walls(node, origin, params);
+        } else if (const auto* sub = node.as_table()) {
             read_table(*sub, key, origin, params);
-        } else if (const auto* i = node.as_integer()) {
-            params.set(key, std::int64_t{i->get()}, src);
-        } else if (const auto* d = node.as_floating_point()) {
-            params.set(key, d->get(), src);
-        } else if (const auto* b = node.as_boolean()) {
-            params.set(key, b->get(), src);
-        } else if (const auto* s = node.as_string()) {
-            params.set(key, s->get(), src);
         } else {
-            if (!find_spec(key)) params.set(key, std::string(), src); // unknown-key message
+            const ParamSpec* spec = find_spec(key);
+            const auto v = value_of(node, key, src, spec && spec->type == ParamType::vector);
+            if (v) {
+                params.set(key, *v, src);
+                continue;
+            }
+            if (!spec) params.set(key, std::string(), src); // unknown-key message
             throw InputError(src + ": " + key +
                              ": arrays, dates and inline tables are not parameter values");
         }

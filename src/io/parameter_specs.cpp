@@ -55,6 +55,18 @@ ParamSpec boolean(std::string key, std::string def, std::string help) {
                      false,
                      {}};
 }
+ParamSpec vec(std::string key, std::string unit, std::string def, std::string help) {
+    return ParamSpec{std::move(key),
+                     ParamType::vector,
+                     std::move(unit),
+                     std::move(def),
+                     std::move(help),
+                     -inf,
+                     inf,
+                     false,
+                     false,
+                     {}};
+}
 ParamSpec text(std::string key, std::string def, std::string help,
                std::vector<std::string> choices = {}) {
     return ParamSpec{
@@ -111,6 +123,10 @@ std::vector<ParamSpec> make_specs() {
                 0),
         non_negative("gravity.softening", "m", "0.0",
                      "Plummer softening length; 0 for Newtonian point masses"),
+        vec("gravity.uniform_g", "m/s^2", "[0.0, 0.0, 0.0]",
+            "Uniform external gravity field [gx, gy, gz] added to every body beside (or with "
+            "backend = none, instead of) self-gravity, its energy -m g.x in the diagnostics; "
+            "on the command line as gx,gy,gz"),
         boolean("collisions.enabled", "false",
                 "Hard-sphere collisions, event-driven inside each drift (docs/collisions.md)"),
         text("collisions.outcome", "\"bounce\"",
@@ -214,6 +230,43 @@ std::vector<ParamSpec> make_specs() {
     };
 }
 
+// The keys of one [[walls]] table ("walls.name": the section is "walls"). Which type takes
+// which key, and the cross-key checks, are in io/wall_config.cpp.
+std::vector<ParamSpec> make_wall_specs() {
+    return {
+        text("walls.type", "-",
+             "plane: an infinite plane, bodies on the side its normal points to; box: a closed "
+             "box of six planes facing inwards; cylinder: an infinite circular cylinder, bodies "
+             "inside or outside it",
+             {"plane", "box", "cylinder"}),
+        vec("walls.point", "m", "-",
+            "plane: a point of the plane; cylinder: a point of the axis (at t = 0; it moves with "
+            "velocity)"),
+        vec("walls.normal", "", "-",
+            "plane: normal towards the bodies' side (any length > 0; normalised); the plane "
+            "turns about it through point at angular_velocity"),
+        vec("walls.min", "m", "-", "box: the corner with the smallest coordinates (at t = 0)"),
+        vec("walls.max", "m", "-", "box: the corner with the largest coordinates (each > min's)"),
+        vec("walls.axis", "", "-",
+            "cylinder: direction of the axis (any length > 0; normalised); angular_velocity "
+            "turns the cylinder about it, right-handed"),
+        positive("walls.radius", "m", "-", "cylinder: radius of its surface"),
+        text("walls.side", "\"inside\"",
+             "cylinder: where the bodies are, inside or outside its surface",
+             {"inside", "outside"}),
+        non_negative("walls.length", "m", "0.0",
+                     "cylinder: 0 = infinite (the only kind supported: bound a tube with plane "
+                     "walls)"),
+        vec("walls.velocity", "m/s", "[0.0, 0.0, 0.0]",
+            "every type: constant velocity at which the wall translates"),
+        real("walls.angular_velocity", "rad/s", "0.0",
+             "plane, cylinder: rate at which the wall turns about its normal or axis (a drum, "
+             "the inner cylinder of a Taylor-Couette cell); its surface drags spheres through "
+             "eps_t < 1",
+             -inf, inf, true),
+    };
+}
+
 std::string format_bound(double v) {
     std::ostringstream os;
     os << v;
@@ -275,6 +328,33 @@ const ParamSpec* find_spec(const std::string& key) {
         if (s.key == key) return &s;
     }
     return nullptr;
+}
+
+const std::vector<ParamSpec>& wall_specs() {
+    static const std::vector<ParamSpec> specs = make_wall_specs();
+    return specs;
+}
+
+const ParamSpec* find_wall_spec(const std::string& name) {
+    for (const auto& s : wall_specs()) {
+        if (s.name() == name) return &s;
+    }
+    return nullptr;
+}
+
+std::string closest_wall_key(const std::string& name) {
+    constexpr std::size_t longest_typo = 64;
+    if (name.size() > longest_typo) return "";
+    std::string best;
+    std::size_t best_d = name.size() / 2 + 2;
+    for (const auto& s : wall_specs()) {
+        const std::size_t d = edit_distance(name, s.name());
+        if (d < best_d) {
+            best_d = d;
+            best = s.name();
+        }
+    }
+    return best;
 }
 
 std::string closest_key(const std::string& key) {

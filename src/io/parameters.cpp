@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <sstream>
 
 #include "rubble/io/parameters.hpp"
@@ -21,6 +22,8 @@ const char* type_name(ParamType t) {
         return "a boolean (true or false)";
     case ParamType::string:
         return "a string";
+    case ParamType::vector:
+        return "an array of 3 real numbers";
     }
     return "?";
 }
@@ -28,13 +31,15 @@ const char* type_name(ParamType t) {
 const char* value_type_name(const ParamValue& v) {
     switch (v.index()) {
     case 0:
-        return "real";
+        return "a real";
     case 1:
-        return "integer";
+        return "an integer";
     case 2:
-        return "boolean";
+        return "a boolean";
+    case 3:
+        return "a string";
     default:
-        return "string";
+        return "an array";
     }
 }
 
@@ -62,13 +67,35 @@ bool in_range(const ParamSpec& s, double x) {
     return true;
 }
 
-// Brings `v` to the spec's type and checks it; throws on any violation.
-ParamValue validated(const ParamSpec& s, const ParamValue& v, const std::string& source) {
+// "[x, y, z]" or "x,y,z" (the command line), or nothing.
+std::optional<ParamVector> parse_vector(std::string text) {
+    if (text.size() >= 2 && text.front() == '[' && text.back() == ']')
+        text = text.substr(1, text.size() - 2);
+    ParamVector out{};
+    const char* at = text.c_str();
+    for (int d = 0; d < 3; ++d) {
+        char* end = nullptr;
+        errno = 0;
+        out[static_cast<std::size_t>(d)] = std::strtod(at, &end);
+        if (end == at || errno == ERANGE) return std::nullopt;
+        at = end;
+        while (*at == ' ')
+            ++at;
+        if (d < 2 && *at++ != ',') return std::nullopt;
+    }
+    if (*at != '\0') return std::nullopt;
+    return out;
+}
+
+// Brings `v` to the spec's type and checks it; throws on any violation. `shown` is the key as
+// messages name it (the spec's key, or "walls[2].radius").
+ParamValue validated(const ParamSpec& s, const ParamValue& v, const std::string& source,
+                     const std::string& shown) {
     const auto fail = [&](const std::string& reason) {
-        return make_error(source, s.key, v, reason);
+        return make_error(source, shown, v, reason);
     };
     const auto wrong_type = [&] {
-        return fail(std::string("expected ") + type_name(s.type) + with_unit(s) + ", got a " +
+        return fail(std::string("expected ") + type_name(s.type) + with_unit(s) + ", got " +
                     value_type_name(v));
     };
     switch (s.type) {
@@ -99,13 +126,35 @@ ParamValue validated(const ParamSpec& s, const ParamValue& v, const std::string&
             throw fail("must be " + s.range_text());
         return v;
     }
+    case ParamType::vector: {
+        const auto* x = std::get_if<ParamVector>(&v);
+        if (!x) throw wrong_type();
+        for (const double c : *x) {
+            if (!std::isfinite(c)) throw fail("every component must be finite");
+            if (!in_range(s, c))
+                throw fail("every component must be " + s.range_text() + with_unit(s));
+        }
+        return v;
+    }
     }
     return v;
+}
+
+ParamValue validated(const ParamSpec& s, const ParamValue& v, const std::string& source) {
+    return validated(s, v, source, s.key);
 }
 
 } // namespace
 
 std::string to_toml_text(const ParamValue& v) {
+    if (const auto* x = std::get_if<ParamVector>(&v)) {
+        std::string out = "[";
+        for (std::size_t d = 0; d < 3; ++d) {
+            out += to_toml_text((*x)[d]);
+            out += d < 2 ? ", " : "]";
+        }
+        return out;
+    }
     if (const auto* d = std::get_if<double>(&v)) {
         if (std::isnan(*d)) return "nan";
         if (std::isinf(*d)) return *d > 0 ? "inf" : "-inf";
@@ -150,6 +199,9 @@ ParameterSet::ParameterSet() {
             break;
         case ParamType::string:
             v = s.default_text.substr(1, s.default_text.size() - 2); // strip the quotes
+            break;
+        case ParamType::vector:
+            v = parse_vector(s.default_text).value();
             break;
         }
         entries_[s.key] = Entry{validated(s, v, "default"), "default"};
@@ -201,6 +253,12 @@ void ParameterSet::set_from_text(const std::string& key, const std::string& text
     case ParamType::string:
         set(key, text, source);
         return;
+    case ParamType::vector: {
+        const auto x = parse_vector(text);
+        if (!x) throw bad("three real numbers, \"x,y,z\"");
+        set(key, *x, source);
+        return;
+    }
     }
 }
 
@@ -222,6 +280,9 @@ bool ParameterSet::boolean(const std::string& key) const {
 const std::string& ParameterSet::string(const std::string& key) const {
     return std::get<std::string>(entry(key).value);
 }
+const ParamVector& ParameterSet::vector(const std::string& key) const {
+    return std::get<ParamVector>(entry(key).value);
+}
 const ParamValue& ParameterSet::value(const std::string& key) const {
     return entry(key).value;
 }
@@ -238,6 +299,57 @@ InputError ParameterSet::error(const std::string& key, const std::string& reason
     return make_error(source(key), key, entry(key).value, reason);
 }
 
+namespace {
+std::string wall_key(std::size_t k, const std::string& name) {
+    return "walls[" + std::to_string(k) + "]" + (name.empty() ? "" : "." + name);
+}
+} // namespace
+
+void ParameterSet::add_wall(const std::string& source) {
+    walls_.push_back(WallTable{source, {}});
+}
+
+void ParameterSet::set_wall(std::size_t k, const std::string& name, const ParamValue& value,
+                            const std::string& source) {
+    const ParamSpec* s = find_wall_spec(name);
+    if (!s) {
+        const std::string near = closest_wall_key(name);
+        throw InputError(source + ": unknown key '" + clipped(name) + "' in " + wall_key(k, "") +
+                         (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+    }
+    walls_.at(k).entries[name] = Entry{validated(*s, value, source, wall_key(k, name)), source};
+}
+
+const std::string& ParameterSet::wall_source(std::size_t k) const {
+    return walls_.at(k).source;
+}
+
+const ParamValue* ParameterSet::wall_value(std::size_t k, const std::string& name) const {
+    const auto& e = walls_.at(k).entries;
+    const auto it = e.find(name);
+    return it == e.end() ? nullptr : &it->second.value;
+}
+
+std::string ParameterSet::wall_key_source(std::size_t k, const std::string& name) const {
+    const auto& e = walls_.at(k).entries;
+    const auto it = e.find(name);
+    return it == e.end() ? walls_.at(k).source : it->second.source;
+}
+
+std::vector<std::string> ParameterSet::wall_keys(std::size_t k) const {
+    std::vector<std::string> out;
+    for (const auto& [name, e] : walls_.at(k).entries)
+        out.push_back(name);
+    return out;
+}
+
+InputError ParameterSet::wall_error(std::size_t k, const std::string& name,
+                                    const std::string& reason) const {
+    if (const ParamValue* v = wall_value(k, name))
+        return make_error(wall_key_source(k, name), wall_key(k, name), *v, reason);
+    return InputError(wall_source(k) + ": " + wall_key(k, "") + ": " + reason);
+}
+
 std::string ParameterSet::to_toml() const {
     std::ostringstream os;
     std::string section = "\x01";
@@ -251,8 +363,42 @@ std::string ParameterSet::to_toml() const {
         if (e.source != "default") os << "  # from " << e.source;
         os << "\n";
     }
+    for (const WallTable& w : walls_) {
+        os << "\n[[walls]]  # from " << w.source << "\n";
+        // In the documented order, so that "type" comes first.
+        for (const ParamSpec& s : wall_specs()) {
+            const auto it = w.entries.find(s.name());
+            if (it == w.entries.end()) continue;
+            os << s.name() << " = " << to_toml_text(it->second.value) << "  # from "
+               << it->second.source << "\n";
+        }
+    }
     return os.str();
 }
+
+namespace {
+const char* type_text(ParamType t) {
+    switch (t) {
+    case ParamType::real:
+        return "real";
+    case ParamType::integer:
+        return "integer";
+    case ParamType::boolean:
+        return "boolean";
+    case ParamType::string:
+        return "string";
+    case ParamType::vector:
+        return "real[3]";
+    }
+    return "?";
+}
+
+void markdown_row(std::ostream& os, const ParamSpec& s, const std::string& key) {
+    os << "| `" << key << "` | " << type_text(s.type) << " | " << (s.unit.empty() ? "-" : s.unit)
+       << " | `" << s.default_text << "` | " << (s.range_text().empty() ? "-" : s.range_text())
+       << " | " << s.help << " |\n";
+}
+} // namespace
 
 std::string parameters_markdown() {
     std::ostringstream os;
@@ -269,14 +415,17 @@ std::string parameters_markdown() {
                << "| key | type | unit | default | allowed | meaning |\n"
                << "|---|---|---|---|---|---|\n";
         }
-        const char* t = s.type == ParamType::real      ? "real"
-                        : s.type == ParamType::integer ? "integer"
-                        : s.type == ParamType::boolean ? "boolean"
-                                                       : "string";
-        os << "| `" << s.key << "` | " << t << " | " << (s.unit.empty() ? "-" : s.unit) << " | `"
-           << s.default_text << "` | " << (s.range_text().empty() ? "-" : s.range_text()) << " | "
-           << s.help << " |\n";
+        markdown_row(os, s, s.key);
     }
+    os << "\n## [[walls]]\n\n"
+       << "Walls the spheres collide with (docs/collisions.md, \"Walls\"): one `[[walls]]` table\n"
+       << "per wall, any number of them, with `collisions.enabled = true`. The keys a table may\n"
+       << "hold depend on its `type`; a key of another type, an unknown key or a missing one is\n"
+       << "refused. Walls cannot be set on the command line. `-` as default: required.\n\n"
+       << "| key | type | unit | default | allowed | meaning |\n"
+       << "|---|---|---|---|---|---|\n";
+    for (const auto& s : wall_specs())
+        markdown_row(os, s, s.name());
     return os.str();
 }
 

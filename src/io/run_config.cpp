@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "rubble/core/error.hpp"
+#include "rubble/io/wall_config.hpp"
 
 namespace rubble::io {
 namespace {
@@ -84,6 +85,17 @@ RunConfig make_run_config(const ParameterSet& p) {
                           "): rubble has no periodic gravity");
     if (k.periodic_box > 0.0 && !k.enabled)
         throw p.error("collisions.periodic_box", "needs collisions.enabled = true");
+    k.walls = make_walls(p, &c.wall_sources);
+    if (!k.walls.empty() && !k.enabled)
+        throw p.wall_error(0, "",
+                           "walls need collisions.enabled = true (now " +
+                               p.described("collisions.enabled") +
+                               "): they are partners of the event-driven drift");
+    if (!k.walls.empty() && k.periodic_box > 0.0)
+        throw p.error("collisions.periodic_box",
+                      "walls in a periodic box are not supported; use a box wall instead");
+    const ParamVector& g = p.vector("gravity.uniform_g");
+    c.uniform_g = Vec3(g[0], g[1], g[2]);
 
     c.output.file = p.string("output.file");
     if (c.output.file.empty()) throw p.error("output.file", "must not be empty");

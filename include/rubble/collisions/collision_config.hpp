@@ -2,6 +2,9 @@
 #pragma once
 // Everything the parameter file says about collisions (section [collisions], docs/collisions.md).
 #include <cstdint>
+#include <vector>
+
+#include "rubble/boundaries/wall.hpp"
 
 namespace rubble::collisions {
 
@@ -43,6 +46,9 @@ struct CollisionConfig {
     std::int64_t max_per_body = 100000; ///< collisions of one body in one drift before giving up
     double periodic_box = 0.0;          ///< m, side of a periodic cube centred at 0 (0: open)
     bool log = false;                   ///< keep a record of every collision
+    /// Walls the spheres collide with (boundaries/wall.hpp; a box as its six planes). None:
+    /// the drift is exactly the one without walls, and costs nothing more.
+    std::vector<boundaries::Wall> walls;
 };
 
 } // namespace rubble::collisions

@@ -11,19 +11,25 @@
 // comes up stale re-predicts its unchanged body (Rapaport 2004, sec. 14.2).
 // Overlapping pairs found at the start are handled first (overlaps.hpp).
 //
+// Walls (boundaries/wall.hpp) are further partners in the same queue: each body is predicted
+// against every wall (wall_predict.hpp) whenever it is predicted against its neighbours, a
+// contact's partner code is wall_event(k), and a wall never changes, so its events turn stale
+// only when their body does. No walls: none of this runs.
+//
 // Seams for what comes later: the pair prediction and the contact resolution are the only
 // places that assume free spheres (rigid aggregates replace them with a rotating-body
-// prediction and an off-centre resolution); walls are further partners of the same queue.
+// prediction and an off-centre resolution).
 #include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
 
+#include "rubble/boundaries/periodic.hpp"
+#include "rubble/boundaries/wall_resolve.hpp"
 #include "rubble/collisions/adaptive_skin.hpp"
 #include "rubble/collisions/collision_config.hpp"
 #include "rubble/collisions/event_queue.hpp"
 #include "rubble/collisions/neighbour_lists.hpp"
-#include "rubble/collisions/periodic.hpp"
 #include "rubble/collisions/resolve.hpp"
 #include "rubble/core/bodies.hpp"
 #include "rubble/integrate/stepper.hpp"
@@ -36,11 +42,12 @@ using CollisionRecord = integrate::ContactRecord;
 /// What happened in one drift, in this engine's own terms (advance() reports the generic part
 /// as StepStats, the rest as work counters).
 struct DriftStats {
-    std::int64_t collisions = 0;       ///< resolved (bounces and merges)
+    std::int64_t collisions = 0;       ///< resolved (bounces and merges), walls included
+    std::int64_t wall_collisions = 0;  ///< of them, contacts with walls
     std::int64_t merges = 0;           ///< collisions that merged (outcome = merge)
     std::int64_t elastic_by_guard = 0; ///< made elastic by v_min or f_crit
-    std::int64_t overlaps = 0;         ///< overlapping pairs found at the start
-    double max_overlap = 0.0;          ///< largest overlap depth / (R1 + R2) at the start
+    std::int64_t overlaps = 0;         ///< overlapping pairs (and sphere-wall) at the start
+    double max_overlap = 0.0;          ///< largest overlap depth / (R1 + R2) (wall: / R)
     std::int64_t candidate_pairs = 0;  ///< neighbouring pairs at the start
     std::int64_t renewals = 0;         ///< neighbourhoods renewed (exit events)
     bool rebuilt = false;              ///< neighbour lists rebuilt (bodies changed)
@@ -51,7 +58,8 @@ struct DriftStats {
 /// The event-driven drift as the Simulation's stepper (integrate/stepper.hpp).
 class EventDrivenDrift final : public integrate::Stepper {
 public:
-    explicit EventDrivenDrift(const CollisionConfig& config) : config_(config) {}
+    explicit EventDrivenDrift(const CollisionConfig& config)
+        : config_(config), wall_at_(config.walls.size()), wall_impulses_(config.walls.size()) {}
 
     [[nodiscard]] std::string name() const override { return "event-driven"; }
     [[nodiscard]] bool resolves_contacts() const override { return true; }
@@ -75,6 +83,12 @@ public:
     [[nodiscard]] std::vector<CollisionRecord> take_log() override;
 
     [[nodiscard]] const CollisionConfig& config() const { return config_; }
+
+    /// What each wall (config().walls) has given the bodies through contacts since this
+    /// engine was made or discarded: the momentum and angular momentum budgets of the walls.
+    [[nodiscard]] const std::vector<boundaries::WallImpulse>& wall_impulses() const {
+        return wall_impulses_;
+    }
 
 private:
     /// Copies the bodies' state in and queues each body's earliest event. Returns true when
@@ -106,6 +120,8 @@ private:
     /// Predicts the pair's contact within the drift and keeps it in u (i's kept collisions)
     /// if it is among the two earliest.
     void offer(Upcoming& u, std::int32_t i, std::int32_t j, std::int8_t image, double h) const;
+    /// Predicts i's contacts with every wall from i's own time, keeping them in u likewise.
+    void offer_walls(Upcoming& u, std::int32_t i, double h) const;
     /// Starts loading what handling e will read (a hint: no effect on results).
     void prefetch(const CollisionEvent& e) const;
     /// Starts loading the states of i's neighbours (a hint: no effect on results).
@@ -116,6 +132,12 @@ private:
     void turn(Bodies& b, std::int32_t i, double t);
     [[nodiscard]] SphereState sphere(std::int32_t i, const Vec3& shift) const;
     void collide(Bodies& b, const CollisionEvent& e, double t0, DriftStats& stats);
+    /// Body e.i's contact with wall wall_index(e.j), the wall as infinite mass.
+    void collide_wall(Bodies& b, const CollisionEvent& e, double t0, DriftStats& stats);
+    /// Throws PhysicsError when body k has collided more than max_per_body times this drift.
+    void check_collision_count(const Bodies& b, std::size_t k, double time) const;
+    /// Handles bodies overlapping walls at the start of the drift (wall_overlaps.hpp).
+    void handle_walls_at_start(Bodies& b, double h, double t0, DriftStats& stats);
     /// Renews i's neighbourhood at its exit event e (body now at x), making sure the drift
     /// still moves on: throws PhysicsError when i's next exit could not come later than this
     /// one, or when i has been renewed more than max_per_body times in this drift.
@@ -160,7 +182,8 @@ private:
         double speed;     // m/s, |vel| (for the free path of every advance)
     };
     std::vector<Rigid> rigid_;
-    std::array<Vec3, image_count> image_shift_{}; // m, of each periodic image (0 when open)
+    std::array<Vec3, boundaries::image_count>
+        image_shift_{}; // m, of each periodic image (0 when open)
     // Collisions of each body in this drift, or `absorbed` once it has merged into another
     // (one array, so that the checks of every event read one line per body, not two).
     std::vector<std::uint32_t> count_;
@@ -173,6 +196,8 @@ private:
     }
     std::vector<Upcoming> upcoming_;
     std::vector<CollisionRecord> log_;
+    std::vector<Vec3> wall_at_; // m, each wall's point at the start of the drift
+    std::vector<boundaries::WallImpulse> wall_impulses_;
 };
 
 } // namespace rubble::collisions

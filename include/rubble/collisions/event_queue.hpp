@@ -16,13 +16,27 @@ namespace rubble::collisions {
 
 inline constexpr std::int32_t exit_event = -1;
 
-/// A predicted collision of i and j, or (j = exit_event) body i leaving its neighbourhood.
+/// The partner code of wall k (collision_config.hpp's walls[k]): -2 - k, below exit_event.
+[[nodiscard]] constexpr std::int32_t wall_event(std::size_t k) {
+    return -2 - static_cast<std::int32_t>(k);
+}
+/// True when partner code j names a wall; wall_index(j) is then its index.
+[[nodiscard]] constexpr bool is_wall(std::int32_t j) {
+    return j < exit_event;
+}
+[[nodiscard]] constexpr std::size_t wall_index(std::int32_t j) {
+    return static_cast<std::size_t>(-2 - j);
+}
+
+/// A predicted collision of i and j, of body i with a wall (j = wall_event(k)), or
+/// (j = exit_event) body i leaving its neighbourhood.
 struct CollisionEvent {
     double time;       ///< s from the start of the drift
-    std::int32_t i, j; ///< body indices, i < j; j = exit_event for an exit
+    std::int32_t i, j; ///< body indices, i < j; j = exit_event for an exit, < -1 for a wall
     std::uint32_t ci;  ///< collision count of i when predicted
-    std::uint32_t cj;  ///< collision count of j when predicted (exit: i's neighbourhood generation)
-    std::int8_t image; ///< periodic image through which i sees j (periodic.hpp)
+    std::uint32_t cj;  ///< collision count of j when predicted (exit: i's neighbourhood
+                       ///< generation; wall: 0, a wall never changes)
+    std::int8_t image; ///< periodic image through which i sees j (boundaries/periodic.hpp)
 };
 
 /// Strict total order: by time, then by pair and image, so equal times resolve in the same

@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "rubble/collisions/periodic.hpp"
+#include "rubble/boundaries/periodic.hpp"
 #include "rubble/core/bodies.hpp"
 
 namespace rubble::collisions {
@@ -66,10 +66,10 @@ public:
     /// The most bodies the lists can hold (an entry packs a body index and an image).
     static constexpr std::size_t max_bodies = std::size_t{1} << 27;
 
-    /// The periodic image (periodic.hpp) through which i sees its neighbour j: the one that
-    /// brings their neighbourhoods together (self_image when open).
+    /// The periodic image (boundaries/periodic.hpp) through which i sees its neighbour j: the one
+    /// that brings their neighbourhoods together (boundaries::self_image when open).
     [[nodiscard]] std::int8_t image_of(std::int32_t i, std::int32_t j) const {
-        if (box_ <= 0.0) return self_image;
+        if (box_ <= 0.0) return boundaries::self_image;
         const Vec3 d =
             hood_[static_cast<std::size_t>(j)].centre - hood_[static_cast<std::size_t>(i)].centre;
         int k = 0;

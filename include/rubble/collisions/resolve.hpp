@@ -26,6 +26,29 @@ struct Outcome {
     Vec3 impulse;      ///< kg m/s, on sphere 2 (sphere 1 receives -impulse)
 };
 
+/// The normal and tangential parts of the relative velocity u (m/s) of the touching surface
+/// points, for the unit normal n.
+struct SplitVelocity {
+    Vec3 normal, tangential;
+};
+[[nodiscard]] inline SplitVelocity split_velocity(const Vec3& u, const Vec3& n) {
+    const Vec3 un = u.dot(n) * n;
+    return SplitVelocity{un, u - un};
+}
+
+/// The restitution impulse of Richardson's model (eqs. 10-13 below) on the body on the side
+/// the normal points to: J = -mu [(1 + eps_n) u_n + beta (1 - eps_t) u_t], with its tangential
+/// part (the only part that exerts a torque about a sphere's centre). mu (kg) is the reduced
+/// mass, the sphere's own mass against a wall (infinite mass); beta as tangential_beta.
+struct ContactImpulse {
+    Vec3 total, tangential; ///< kg m/s
+};
+[[nodiscard]] inline ContactImpulse restitution_impulse(const SplitVelocity& u, double mu,
+                                                        double beta, const Restitution& eps) {
+    const Vec3 tangential = -mu * beta * (1.0 - eps.tangential) * u.tangential;
+    return ContactImpulse{-mu * (1.0 + eps.normal) * u.normal + tangential, tangential};
+}
+
 /// beta = 1 / (1 + mu R1^2 / I1 + mu R2^2 / I2), mu = m1 m2 / (m1 + m2): the fraction of the
 /// reduced mass that resists a tangential impulse at the contact point. 2/7 for two solid
 /// spheres of any sizes (I = 2/5 m R^2), as in Richardson et al. 2009 (P&SS 57, 183), eq. 11;

@@ -52,8 +52,12 @@ public:
     /// of m_i rho_i x (a_i - a_body) (Richardson et al. 2009). Empty when every body is a free
     /// sphere (no torques).
     [[nodiscard]] const std::vector<Vec3>& torques() const { return torque_; }
-    /// Specific gravitational potential at each body (J/kg): the mass-weighted mean over its
-    /// spheres.
+    /// Adds a uniform external field g (m/s^2) to the forces from now on (boundaries/
+    /// uniform_field.hpp) and refreshes them; zero (the default) adds nothing.
+    void set_uniform_field(const Vec3& g);
+    /// Specific gravitational potential at each body (J/kg), as the diagnostics weigh it
+    /// (m/2 each): self-gravity's (the mass-weighted mean over the body's spheres), plus twice
+    /// a uniform field's (boundaries/uniform_field.hpp).
     [[nodiscard]] const std::vector<double>& potentials() const { return pot_; }
     [[nodiscard]] const gravity::GravitySolver& gravity() const { return *gravity_; }
 
@@ -72,6 +76,9 @@ private:
     // Mass points (sphere centres) and their fields, for bodies other than free spheres.
     std::vector<Vec3> point_pos_, point_acc_;
     std::vector<double> point_pot_;
+    Vec3 uniform_g_ = Vec3::Zero(); ///< m/s^2
+    /// Accelerations, potentials and torques of bodies that are not all free spheres.
+    void gravity_on_spheres();
     std::unique_ptr<Stepper> stepper_;
     StepStats last_stats_;
 };

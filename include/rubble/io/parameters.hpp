@@ -3,6 +3,7 @@
 // The single definition of every run parameter: name, type, unit, default, allowed range and
 // help. The TOML reader, the command-line overrides, `rubble run --help`, the HDF5 record of
 // a run and docs/parameters.md are all generated from parameter_specs(), so they cannot drift.
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -14,7 +15,7 @@
 
 namespace rubble::io {
 
-enum class ParamType { real, integer, boolean, string };
+enum class ParamType { real, integer, boolean, string, vector };
 
 struct ParamSpec {
     std::string key;          ///< "section.name" (sections may nest: "ic.cloud.n")
@@ -22,7 +23,7 @@ struct ParamSpec {
     std::string unit;         ///< SI unit ("" if dimensionless)
     std::string default_text; ///< default, as it would be written in TOML
     std::string help;         ///< one sentence
-    double lower = -std::numeric_limits<double>::infinity();
+    double lower = -std::numeric_limits<double>::infinity(); ///< (a vector: each component)
     double upper = std::numeric_limits<double>::infinity();
     bool lower_open = false;          ///< lower bound excluded
     bool upper_open = false;          ///< upper bound excluded
@@ -40,7 +41,18 @@ struct ParamSpec {
 /// The known key closest to `key` (for "did you mean"), or "".
 [[nodiscard]] std::string closest_key(const std::string& key);
 
-using ParamValue = std::variant<double, std::int64_t, bool, std::string>;
+/// The keys of one wall table, `[[walls]]` in the TOML file ("walls.type", "walls.radius",
+/// ...: section "walls"), in the order they are documented; which keys each wall type takes is
+/// checked by io/wall_config.hpp.
+[[nodiscard]] const std::vector<ParamSpec>& wall_specs();
+/// The wall key `name` ("radius"), or nullptr.
+[[nodiscard]] const ParamSpec* find_wall_spec(const std::string& name);
+/// The wall key closest to `name` (for "did you mean"), or "".
+[[nodiscard]] std::string closest_wall_key(const std::string& name);
+
+/// Three real numbers, a TOML array such as [0.0, 0.0, -9.81] (a vector in SI units).
+using ParamVector = std::array<double, 3>;
+using ParamValue = std::variant<double, std::int64_t, bool, std::string, ParamVector>;
 
 /// Text of a value as TOML writes it ("1.5", "3", "true", "\"a\"").
 [[nodiscard]] std::string to_toml_text(const ParamValue& v);
@@ -64,6 +76,7 @@ public:
     [[nodiscard]] std::int64_t integer(const std::string& key) const;
     [[nodiscard]] bool boolean(const std::string& key) const;
     [[nodiscard]] const std::string& string(const std::string& key) const;
+    [[nodiscard]] const ParamVector& vector(const std::string& key) const;
     [[nodiscard]] const ParamValue& value(const std::string& key) const;
     /// Where the value came from: "file:line", "command line (--key)", "default", or
     /// "file (default)" once set_origin() named the file the other values were read from.
@@ -80,16 +93,44 @@ public:
     [[nodiscard]] InputError error(const std::string& key, const std::string& reason) const;
 
     /// All values as a TOML document, one table per section, each value commented with its
-    /// source. Parsing it back gives the same set (bitwise for reals).
+    /// source, then one [[walls]] table per wall. Parsing it back gives the same set (bitwise
+    /// for reals).
     [[nodiscard]] std::string to_toml() const;
+
+    // Walls: an array of tables, each holding only the keys the file gave it (defaults and
+    // the keys each type needs are the business of io/wall_config.hpp).
+    /// Starts wall table number wall_count(), from `source` ("run.toml:12", its header).
+    void add_wall(const std::string& source);
+    /// Sets key `name` ("radius") of wall table k, validating it against wall_specs(); throws
+    /// InputError naming source, "walls[k].name", the value, unit and range.
+    void set_wall(std::size_t k, const std::string& name, const ParamValue& value,
+                  const std::string& source);
+    [[nodiscard]] std::size_t wall_count() const { return walls_.size(); }
+    /// Where wall table k starts ("run.toml:12").
+    [[nodiscard]] const std::string& wall_source(std::size_t k) const;
+    /// Key `name` of wall table k, or nullptr when the file did not give it.
+    [[nodiscard]] const ParamValue* wall_value(std::size_t k, const std::string& name) const;
+    /// Where key `name` of wall table k was set (the table's own source if it was not).
+    [[nodiscard]] std::string wall_key_source(std::size_t k, const std::string& name) const;
+    /// The names of the keys wall table k gave, in alphabetical order.
+    [[nodiscard]] std::vector<std::string> wall_keys(std::size_t k) const;
+    /// An InputError for key `name` of wall table k: "src: walls[k].name = v: reason", or
+    /// "src: walls[k]: reason" for a key it does not have.
+    [[nodiscard]] InputError wall_error(std::size_t k, const std::string& name,
+                                        const std::string& reason) const;
 
 private:
     struct Entry {
         ParamValue value;
         std::string source;
     };
+    struct WallTable {
+        std::string source;
+        std::map<std::string, Entry> entries;
+    };
     const Entry& entry(const std::string& key) const;
     std::map<std::string, Entry> entries_;
+    std::vector<WallTable> walls_;
     std::string origin_;
 };
 

@@ -3,6 +3,7 @@
 // Typed view of a validated ParameterSet, with the checks that involve several keys.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "rubble/collisions/collision_config.hpp"
 #include "rubble/gravity/gravity_solver.hpp"
@@ -33,6 +34,9 @@ struct RunConfig {
     gravity::GravityConfig gravity;
     std::int64_t gravity_check_samples = 0; ///< bodies checked against direct summation
     collisions::CollisionConfig collisions;
+    /// Where the [[walls]] table of each of collisions.walls is ("run.toml:12"), for messages.
+    std::vector<std::string> wall_sources;
+    Vec3 uniform_g = Vec3::Zero(); ///< m/s^2, uniform external field (gravity.uniform_g)
     OutputConfig output;
     std::uint64_t seed = 1;
     IcType ic_type = IcType::cloud;
@@ -48,7 +52,8 @@ struct RunConfig {
 
 /// Builds the typed configuration; throws InputError (naming the keys and their sources) when
 /// keys contradict each other, e.g. both or neither of integrator.t_end and integrator.n_steps,
-/// or when integrator.t_end / integrator.dt exceeds max_steps.
+/// or when integrator.t_end / integrator.dt exceeds max_steps, and for bad [[walls]] tables
+/// (io/wall_config.hpp) or walls without collisions.enabled or with a periodic box.
 [[nodiscard]] RunConfig make_run_config(const ParameterSet& p);
 
 /// Steps from `step` to the end of the run starting at t_start (s). The run ends at the first

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "gas.hpp"
+#include "rubble/boundaries/periodic.hpp"
 #include "rubble/collisions/neighbour_lists.hpp"
-#include "rubble/collisions/periodic.hpp"
 #include "rubble/core/error.hpp"
 
 namespace rubble::collisions {
@@ -46,12 +46,12 @@ int wrong_images(const NeighbourLists& nl, const std::vector<Vec3>& c, const std
     for (std::size_t i = 0; i < c.size(); ++i)
         nl.for_each_neighbour(static_cast<std::int32_t>(i), [&](std::int32_t j, std::int8_t image) {
             const auto uj = static_cast<std::size_t>(j);
-            const Vec3 shift = box > 0.0 ? image_shift(image, box) : Vec3::Zero();
+            const Vec3 shift = box > 0.0 ? boundaries::image_shift(image, box) : Vec3::Zero();
             const double s = (r[i] + r[uj]) * (1.0 + skin);
             bool back = false;
             nl.for_each_neighbour(j, [&](std::int32_t k, std::int8_t other) {
-                back =
-                    back || (k == static_cast<std::int32_t>(i) && other == opposite_image(image));
+                back = back || (k == static_cast<std::int32_t>(i) &&
+                                other == boundaries::opposite_image(image));
             });
             if ((c[uj] + shift - c[i]).norm() > s * (1.0 + 1e-12) || !back) ++wrong;
         });
@@ -114,7 +114,7 @@ TEST_P(NeighbourListsTest, MatchBruteForceAcrossSizesAndRenewals) {
     // Wrapping a body into the box moves its neighbourhood by a period (the drift's end).
     if (box > 0.0) {
         for (std::size_t u = 0; u < n; ++u) {
-            const Vec3 w = wrap_into_box(centre[u], box);
+            const Vec3 w = boundaries::wrap_into_box(centre[u], box);
             nl.shift(static_cast<std::int32_t>(u), w - centre[u]);
             centre[u] = w;
         }

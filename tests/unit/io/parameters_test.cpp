@@ -125,6 +125,46 @@ TEST(Parameters, TomlRoundTripIsBitwise) {
         EXPECT_EQ(p.value(s.key), q.value(s.key)) << s.key;
 }
 
+TEST(Parameters, WallsAndVectorsRoundTripThroughTheStoredToml) {
+    // The HDF5 record (and --resume) keep walls as [[walls]] tables and vectors as arrays.
+    const ParameterSet p = parse_parameters("[integrator]\nn_steps = 1\n"
+                                            "[gravity]\nuniform_g = [0, 0, -9.81]\n"
+                                            "[collisions]\nenabled = true\n"
+                                            "[[walls]]\ntype = \"plane\"\npoint = [0, 0, 0.1]\n"
+                                            "normal = [0, 0, 2]\n"
+                                            "[[walls]]\ntype = \"cylinder\"\npoint = [0, 0, 0]\n"
+                                            "axis = [1, 0, 0]\nradius = 2.5\nside = \"outside\"\n"
+                                            "angular_velocity = -0.3\n",
+                                            "w.toml");
+    const ParameterSet q = parse_parameters(p.to_toml(), "stored");
+    ASSERT_EQ(q.wall_count(), 2u);
+    EXPECT_EQ(q.vector("gravity.uniform_g"), (ParamVector{0.0, 0.0, -9.81}));
+    for (std::size_t k = 0; k < 2; ++k) {
+        EXPECT_EQ(p.wall_keys(k), q.wall_keys(k));
+        for (const std::string& key : p.wall_keys(k))
+            EXPECT_EQ(*p.wall_value(k, key), *q.wall_value(k, key)) << key;
+    }
+    const RunConfig c = make_run_config(q);
+    ASSERT_EQ(c.collisions.walls.size(), 2u);
+    EXPECT_EQ(c.collisions.walls[0].normal, rubble::Vec3::UnitZ());
+    EXPECT_FALSE(c.collisions.walls[1].inside);
+    EXPECT_EQ(c.collisions.walls[1].angular_velocity, -0.3);
+    EXPECT_EQ(c.collisions.walls[1].name, "walls[1] (cylinder, outside)");
+    EXPECT_EQ(c.wall_sources[1].rfind("stored:", 0), 0u); // a line of the stored text
+    EXPECT_EQ(c.uniform_g, rubble::Vec3(0, 0, -9.81));
+}
+
+TEST(Parameters, BoxIsSixPlanesNamedByFace) {
+    const RunConfig c = make_run_config(
+        parse_parameters("[integrator]\nn_steps = 1\n[collisions]\nenabled = true\n"
+                         "[[walls]]\ntype = \"box\"\nmin = [-1, -2, -3]\nmax = [1, 2, 3]\n",
+                         "b.toml"));
+    ASSERT_EQ(c.collisions.walls.size(), 6u);
+    EXPECT_EQ(c.collisions.walls[2].name, "walls[0] (box, face -y)");
+    EXPECT_EQ(c.collisions.walls[2].normal, rubble::Vec3::UnitY());
+    EXPECT_EQ(c.wall_sources[5], "b.toml:5");
+}
+
 TEST(RunConfig, RequiresExactlyOneOfTEndAndNSteps) {
     const std::string neither = input_error([] { (void)make_run_config(ParameterSet()); });
     EXPECT_NE(neither.find("set exactly one of integrator.t_end"), std::string::npos) << neither;

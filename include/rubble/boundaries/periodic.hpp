@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Periodic cube for collisions (event-driven molecular dynamics; Allen & Tildesley 2017,
+// Periodic cube, the boundary of event-driven collisions in a box (Allen & Tildesley 2017,
 // "Computer Simulation of Liquids", sec. 1.6). A partner is seen through one of 27 images,
 // shifted by L (a, b, c) with a, b, c in {-1, 0, 1}; image 13 is the body itself.
 #include <cmath>
@@ -8,7 +8,7 @@
 
 #include "rubble/core/types.hpp"
 
-namespace rubble::collisions {
+namespace rubble::boundaries {
 
 inline constexpr int image_count = 27;
 inline constexpr std::int8_t self_image = 13;
@@ -33,4 +33,4 @@ inline constexpr std::int8_t self_image = 13;
     return w;
 }
 
-} // namespace rubble::collisions
+} // namespace rubble::boundaries

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+#include "rubble/io/wall_config.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "rubble/core/error.hpp"
+
+namespace rubble::io {
+namespace {
+
+using boundaries::Wall;
+using boundaries::WallShape;
+
+// Which keys each wall type takes (parameter_specs.cpp documents them).
+struct TypeKeys {
+    const char* type;
+    std::vector<std::string> required, optional;
+};
+const std::vector<TypeKeys>& type_keys() {
+    static const std::vector<TypeKeys> keys = {
+        {"plane", {"point", "normal"}, {"velocity", "angular_velocity"}},
+        {"box", {"min", "max"}, {"velocity"}},
+        {"cylinder",
+         {"point", "axis", "radius"},
+         {"side", "length", "velocity", "angular_velocity"}},
+    };
+    return keys;
+}
+
+std::string listed(const TypeKeys& t) {
+    std::string s = "type";
+    for (const auto* group : {&t.required, &t.optional})
+        for (const std::string& k : *group)
+            s += ", " + k;
+    return s;
+}
+
+Vec3 vector_of(const ParamVector& v) {
+    return Vec3(v[0], v[1], v[2]);
+}
+
+// Key `name` of table k, or its documented default.
+ParamValue value_or_default(const ParameterSet& p, std::size_t k, const std::string& name) {
+    if (const ParamValue* v = p.wall_value(k, name)) return *v;
+    const std::string& d = find_wall_spec(name)->default_text;
+    if (name == "velocity") return ParamVector{0.0, 0.0, 0.0};
+    if (name == "side") return d.substr(1, d.size() - 2);
+    return 0.0; // length, angular_velocity
+}
+
+Vec3 direction(const ParameterSet& p, std::size_t k, const std::string& name) {
+    const Vec3 v = vector_of(std::get<ParamVector>(*p.wall_value(k, name)));
+    const double len = v.norm();
+    if (!(len > 0.0) || !std::isfinite(len))
+        throw p.wall_error(k, name, "must be a non-zero direction of finite length");
+    return v / len;
+}
+
+const TypeKeys& checked_keys(const ParameterSet& p, std::size_t k) {
+    const ParamValue* type = p.wall_value(k, "type");
+    if (!type) throw p.wall_error(k, "type", "missing key 'type' (plane, box or cylinder)");
+    const std::string& name = std::get<std::string>(*type);
+    const TypeKeys& t = *std::find_if(type_keys().begin(), type_keys().end(),
+                                      [&](const TypeKeys& x) { return name == x.type; });
+    for (const std::string& key : p.wall_keys(k)) {
+        if (key == "type") continue;
+        const auto in = [&](const std::vector<std::string>& v) {
+            return std::find(v.begin(), v.end(), key) != v.end();
+        };
+        if (!in(t.required) && !in(t.optional))
+            throw p.wall_error(k, key,
+                               "a " + name + " wall has no key '" + key +
+                                   "' (its keys: " + listed(t) + ")");
+    }
+    for (const std::string& key : t.required)
+        if (!p.wall_value(k, key))
+            throw p.wall_error(k, key, "a " + name + " wall needs key '" + key + "'");
+    return t;
+}
+
+} // namespace
+
+std::vector<Wall> make_walls(const ParameterSet& p, std::vector<std::string>* sources) {
+    std::vector<Wall> walls;
+    for (std::size_t k = 0; k < p.wall_count(); ++k) {
+        const std::string type = checked_keys(p, k).type;
+        const std::string name = "walls[" + std::to_string(k) + "]";
+        const Vec3 velocity = vector_of(std::get<ParamVector>(value_or_default(p, k, "velocity")));
+        if (type == "box") {
+            const Vec3 lo = vector_of(std::get<ParamVector>(*p.wall_value(k, "min")));
+            const Vec3 hi = vector_of(std::get<ParamVector>(*p.wall_value(k, "max")));
+            if (!(lo.array() < hi.array()).all())
+                throw p.wall_error(k, "max",
+                                   "must exceed walls[" + std::to_string(k) +
+                                       "].min = " + to_toml_text(*p.wall_value(k, "min")) +
+                                       " in every coordinate");
+            for (const Wall& w : boundaries::box_walls(lo, hi, velocity, name))
+                walls.push_back(w);
+        } else {
+            Wall w;
+            w.velocity = velocity;
+            w.point = vector_of(std::get<ParamVector>(*p.wall_value(k, "point")));
+            w.angular_velocity = std::get<double>(value_or_default(p, k, "angular_velocity"));
+            if (type == "plane") {
+                w.shape = WallShape::plane;
+                w.normal = direction(p, k, "normal");
+                w.name = name + " (plane)";
+            } else {
+                w.shape = WallShape::cylinder;
+                w.normal = direction(p, k, "axis");
+                w.radius = std::get<double>(*p.wall_value(k, "radius"));
+                w.inside = std::get<std::string>(value_or_default(p, k, "side")) == "inside";
+                if (std::get<double>(value_or_default(p, k, "length")) > 0.0)
+                    throw p.wall_error(k, "length",
+                                       "finite cylinders are not supported (a sphere could hit "
+                                       "the rim); use length = 0 (infinite) and bound the tube "
+                                       "with plane walls");
+                w.name = name + (w.inside ? " (cylinder, inside)" : " (cylinder, outside)");
+            }
+            walls.push_back(w);
+        }
+        if (sources) sources->resize(walls.size(), p.wall_source(k));
+    }
+    return walls;
+}
+
+void check_bodies_clear_of_walls(const std::vector<Wall>& walls,
+                                 const std::vector<std::string>& sources, const Bodies& b, double t,
+                                 double tolerance) {
+    for (std::size_t k = 0; k < walls.size(); ++k) {
+        const Vec3 p = boundaries::wall_point_at(walls[k], t);
+        for (std::size_t i = 0; i < b.size(); ++i) {
+            const double depth = -boundaries::wall_gap(walls[k], p, b.pos[i], b.radius[i]).gap;
+            if (!(depth > tolerance * b.radius[i])) continue;
+            char buf[200];
+            std::snprintf(
+                buf, sizeof buf,
+                ": body id %lld starts %.6g m inside the wall (%.3g of its radius %.6g m)",
+                static_cast<long long>(b.id[i]), depth, depth / b.radius[i], b.radius[i]);
+            throw InputError(sources[k] + ": " + walls[k].name + buf +
+                             "; move the wall or the bodies (collisions.overlap_tolerance "
+                             "allows contact within round-off)");
+        }
+    }
+}
+
+} // namespace rubble::io
