@@ -36,7 +36,7 @@ InitialState make_initial_state(const io::RunConfig& c) {
     }
     // Validated before the shift: one NaN would otherwise spread to every body through the
     // centre of mass and be blamed on the first of them.
-    validate_bodies(s.bodies, origin);
+    validate_bodies(s.bodies, origin, c.collisions.overlap_tolerance);
     if (c.centre_of_mass_frame) move_to_centre_of_mass_frame(s.bodies);
     return s;
 }

@@ -27,6 +27,15 @@ enum class OverlapStrategy {
     repulse,    ///< a repulsive impulse along the line of centres that undoes it in one step
 };
 
+/// Overlap depths at or below this fraction of R1 + R2 are contact, not overlap: the default
+/// of collisions.overlap_tolerance, which both the drift and the initial-condition check of a
+/// run use. Why 1e-8: a contact resolved by the drift leaves the pair at R1 + R2 up to the
+/// round-off of the positions, a few ulps of the coordinates, and touching spheres made by a
+/// generator (a lattice) or read from a file carry the same; within 1e7 radii of the origin
+/// that is below 1e-9 of R1 + R2, so 1e-8 never calls a contact an overlap, and a depth of
+/// 1e-8 (R1 + R2) is far below anything the dynamics notices.
+inline constexpr double default_overlap_tolerance = 1e-8;
+
 struct CollisionConfig {
     bool enabled = false;
     ContactOutcome outcome = ContactOutcome::bounce;
@@ -38,7 +47,9 @@ struct CollisionConfig {
     double v_min = 0.0;      ///< m/s: impacts slower than this are elastic (0: off)
     double f_crit = 0.0;     ///< elastic if a body moved < f_crit R since its last collision
     OverlapStrategy overlaps = OverlapStrategy::abort;
-    double overlap_tolerance = 1e-8; ///< overlap depths below this fraction of R1+R2 are contact
+    /// Overlap depths up to this fraction of R1 + R2 are contact (find_overlaps.hpp), at the
+    /// start of every drift and in the check of the initial conditions.
+    double overlap_tolerance = default_overlap_tolerance;
     double skin = 0.0; ///< neighbourhood margin, in units of each body's radius (0: adaptive)
     std::int64_t max_per_body = 100000; ///< collisions of one body in one drift before giving up
     double periodic_box = 0.0;          ///< m, side of a periodic cube centred at 0 (0: open)
