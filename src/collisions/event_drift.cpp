@@ -323,7 +323,7 @@ void EventDrivenDrift::collide(Bodies& b, const CollisionEvent& e, double t0, Dr
     if (config_.outcome == ContactOutcome::merge) {
         ++stats.merges;
         const SphereState m = merge_spheres(si, sj);
-        const bool keep_i = si.mass > sj.mass || (si.mass == sj.mass && b.id[i] < b.id[j]);
+        const bool keep_i = first_survives(si.mass, b.id[i], sj.mass, b.id[j]);
         const std::size_t k = keep_i ? i : j;
         turn(b, static_cast<std::int32_t>(k), e.time);
         moving_[k].pos = keep_i ? m.pos : Vec3(m.pos - shift);
