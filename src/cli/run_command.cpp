@@ -322,7 +322,7 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
                               s.state.time, s.first_step);
     out << "rubble: " << n_bodies << " bodies, gravity backend " << sim.gravity().name() << ", "
         << n_total << " steps of " << s.config.dt << " s\n";
-    if (s.config.collisions.enabled) {
+    if (s.config.collisions_enabled) {
         sim.enable_collisions(s.config.collisions);
         const auto& k = s.config.collisions;
         out << "collisions: "

@@ -54,8 +54,8 @@ RunConfig make_run_config(const ParameterSet& p) {
     c.gravity.G = c.G;
     c.gravity.softening = p.real("gravity.softening");
 
+    c.collisions_enabled = p.boolean("collisions.enabled");
     collisions::CollisionConfig& k = c.collisions;
-    k.enabled = p.boolean("collisions.enabled");
     k.outcome = p.string("collisions.outcome") == "merge" ? collisions::ContactOutcome::merge
                                                           : collisions::ContactOutcome::bounce;
     k.eps_n = p.real("collisions.eps_n");
@@ -82,7 +82,7 @@ RunConfig make_run_config(const ParameterSet& p) {
                       "a periodic box needs gravity.backend = \"none\" (now \"" + backend +
                           "\", from " + p.source("gravity.backend") +
                           "): rubble has no periodic gravity");
-    if (k.periodic_box > 0.0 && !k.enabled)
+    if (k.periodic_box > 0.0 && !c.collisions_enabled)
         throw p.error("collisions.periodic_box", "needs collisions.enabled = true");
 
     c.output.file = p.string("output.file");

@@ -78,7 +78,6 @@ TEST(CloudCollisionCollapse, TenThousandSpheresFormOneAggregateConservingMomenta
     integrate::Simulation sim(std::move(b), std::make_unique<gravity::DirectGravity>(G, 0.0), dt,
                               0.0, 0);
     collisions::CollisionConfig k;
-    k.enabled = true;
     k.eps_n = 0.5;
     k.eps_t = 0.8; // rough: collisions exchange orbital and spin angular momentum
     // Inelastic-collapse guards (docs/collisions.md): impacts slower than the speed one step of

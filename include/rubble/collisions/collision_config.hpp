@@ -36,8 +36,9 @@ enum class OverlapStrategy {
 /// 1e-8 (R1 + R2) is far below anything the dynamics notices.
 inline constexpr double default_overlap_tolerance = 1e-8;
 
+/// How collisions work once they are on (whether they are on is the run's choice:
+/// io::RunConfig::collisions_enabled, integrate::Simulation::enable_collisions).
 struct CollisionConfig {
-    bool enabled = false;
     ContactOutcome outcome = ContactOutcome::bounce;
     double eps_n = 0.5; ///< normal coefficient of restitution in [0, 1]
     double eps_t = 1.0; ///< tangential coefficient in [-1, 1] (1: frictionless)

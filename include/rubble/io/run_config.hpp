@@ -32,6 +32,9 @@ struct RunConfig {
     std::int64_t n_steps = 0; ///< (0: use t_end)
     gravity::GravityConfig gravity;
     std::int64_t gravity_check_samples = 0; ///< bodies checked against direct summation
+    /// collisions.enabled: the one switch; the run calls Simulation::enable_collisions with
+    /// `collisions` only when it is set.
+    bool collisions_enabled = false;
     collisions::CollisionConfig collisions;
     OutputConfig output;
     std::uint64_t seed = 1;
