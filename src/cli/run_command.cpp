@@ -325,8 +325,7 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
     if (s.config.collisions_enabled) {
         sim.enable_collisions(s.config.collisions);
         const auto& k = s.config.collisions;
-        out << "collisions: "
-            << (k.outcome == collisions::ContactOutcome::merge ? "merge" : "bounce")
+        out << "collisions: " << enum_name(collisions::outcome_names, k.outcome)
             << ", eps_n = " << k.eps_n << ", eps_t = " << k.eps_t << ", v_min = " << k.v_min
             << " m/s, f_crit = " << k.f_crit;
         if (k.periodic_box > 0.0) out << ", periodic box " << k.periodic_box << " m";

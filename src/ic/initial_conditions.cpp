@@ -9,10 +9,7 @@ namespace rubble::ic {
 InitialState make_initial_state(const io::RunConfig& c) {
     InitialState s;
     Rng rng(c.seed);
-    std::string origin = "ic." + std::string(c.ic_type == io::IcType::cloud      ? "cloud"
-                                             : c.ic_type == io::IcType::lattice  ? "lattice"
-                                             : c.ic_type == io::IcType::two_body ? "two_body"
-                                                                                 : "file");
+    std::string origin = "ic." + std::string(enum_name(io::ic_type_names, c.ic_type));
     switch (c.ic_type) {
     case io::IcType::cloud:
         s.bodies = make_cloud(c.cloud, rng);

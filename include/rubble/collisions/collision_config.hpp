@@ -3,6 +3,8 @@
 // Everything the parameter file says about collisions (section [collisions], docs/collisions.md).
 #include <cstdint>
 
+#include "rubble/core/enum_names.hpp"
+
 namespace rubble::collisions {
 
 /// What a contact does to the two bodies.
@@ -11,11 +13,19 @@ enum class ContactOutcome {
     merge,  ///< one sphere: mass, momentum and angular momentum kept, volume added
 };
 
+/// collisions.outcome's names.
+inline constexpr EnumNames<ContactOutcome, 2> outcome_names{
+    {{"bounce", ContactOutcome::bounce}, {"merge", ContactOutcome::merge}}};
+
 /// How eps_n depends on the normal impact speed.
 enum class RestitutionLaw {
     constant,  ///< eps_n everywhere
     power_law, ///< eps_n = min(eps_n, (u_n / v_ref)^-exponent) (Bridges et al. 1984)
 };
+
+/// collisions.eps_n_law's names.
+inline constexpr EnumNames<RestitutionLaw, 2> restitution_law_names{
+    {{"constant", RestitutionLaw::constant}, {"power_law", RestitutionLaw::power_law}}};
 
 /// What to do with pairs found overlapping at the start of a drift (Richardson, "N rigid-body
 /// dynamics", PiTP lectures: "Round-off error and overlaps").
@@ -26,6 +36,14 @@ enum class OverlapStrategy {
     merge,      ///< merge the pair into one sphere
     repulse,    ///< a repulsive impulse along the line of centres that undoes it in one step
 };
+
+/// collisions.overlaps' names.
+inline constexpr EnumNames<OverlapStrategy, 5> overlap_strategy_names{
+    {{"abort", OverlapStrategy::abort},
+     {"trace_back", OverlapStrategy::trace_back},
+     {"push_apart", OverlapStrategy::push_apart},
+     {"merge", OverlapStrategy::merge},
+     {"repulse", OverlapStrategy::repulse}}};
 
 /// Overlap depths at or below this fraction of R1 + R2 are contact, not overlap: the default
 /// of collisions.overlap_tolerance, which both the drift and the initial-condition check of a

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "rubble/collisions/collision_config.hpp"
+#include "rubble/core/enum_names.hpp"
 #include "rubble/gravity/gravity_solver.hpp"
 #include "rubble/ic/generators.hpp"
 #include "rubble/io/parameters.hpp"
@@ -12,6 +13,12 @@
 namespace rubble::io {
 
 enum class IcType { cloud, lattice, two_body, file };
+
+/// ic.type's names.
+inline constexpr EnumNames<IcType, 4> ic_type_names{{{"cloud", IcType::cloud},
+                                                     {"lattice", IcType::lattice},
+                                                     {"two_body", IcType::two_body},
+                                                     {"file", IcType::file}}};
 
 /// Most steps a run may have: far below int64's 9.2e18, so step counts and the products the
 /// loop forms from them cannot overflow, and far beyond any real run (1e15 steps of 1 us take
