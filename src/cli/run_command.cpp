@@ -326,11 +326,10 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
                               s.state.time, s.first_step);
     out << "rubble: " << n_bodies << " bodies, gravity backend " << sim.gravity().name() << ", "
         << n_total << " steps of " << s.config.dt << " s\n";
-    sim.set_stepper(integrate::make_stepper(s.config.collisions));
+    sim.set_stepper(integrate::make_stepper(s.config.collisions_enabled, s.config.collisions));
     if (sim.stepper().resolves_contacts()) {
         const auto& k = s.config.collisions;
-        out << "collisions: "
-            << (k.outcome == collisions::ContactOutcome::merge ? "merge" : "bounce")
+        out << "collisions: " << enum_name(collisions::outcome_names, k.outcome)
             << ", eps_n = " << k.eps_n << ", eps_t = " << k.eps_t << ", v_min = " << k.v_min
             << " m/s, f_crit = " << k.f_crit;
         if (k.periodic_box > 0.0) out << ", periodic box " << k.periodic_box << " m";

@@ -11,6 +11,7 @@
 #include "rubble/boundaries/periodic.hpp"
 #include "rubble/boundaries/wall_predict.hpp"
 #include "rubble/boundaries/wall_resolve.hpp"
+#include "rubble/collisions/find_overlaps.hpp"
 #include "rubble/collisions/merge.hpp"
 #include "rubble/collisions/overlaps.hpp"
 #include "rubble/collisions/predict.hpp"
@@ -36,42 +37,6 @@ CollisionEvent no_collision(std::int32_t i) {
 
 Vec3 shift_of(std::int8_t image, double box) {
     return box > 0.0 ? boundaries::image_shift(image, box) : Vec3::Zero();
-}
-
-// Overlaps among neighbours: an overlapping pair's neighbourhoods always meet, so no second
-// search is needed.
-std::vector<Overlap> find_overlaps(const Bodies& b, const NeighbourLists& nl,
-                                   const std::array<Vec3, boundaries::image_count>& image_shift,
-                                   double tolerance, double& max_relative) {
-    std::vector<Overlap> out;
-    const auto n = static_cast<std::ptrdiff_t>(b.size());
-#pragma omp parallel
-    {
-        std::vector<Overlap> mine;
-#pragma omp for schedule(static) nowait
-        for (std::ptrdiff_t k = 0; k < n; ++k) {
-            const auto si = static_cast<std::int32_t>(k);
-            const auto i = static_cast<std::size_t>(k);
-            nl.for_each_neighbour(si, [&](std::int32_t nj, std::int8_t image) {
-                if (nj < si) return; // each pair once
-                const auto j = static_cast<std::size_t>(nj);
-                const Vec3 s = image_shift[static_cast<std::size_t>(image)];
-                const double sigma = b.radius[i] + b.radius[j];
-                const double depth = sigma - (b.pos[j] + s - b.pos[i]).norm();
-                if (depth > tolerance * sigma) mine.push_back(Overlap{si, nj, s, depth});
-            });
-        }
-#pragma omp critical
-        out.insert(out.end(), mine.begin(), mine.end());
-    }
-    // Handled in pair order whatever the threads did.
-    std::sort(out.begin(), out.end(), [](const Overlap& x, const Overlap& y) {
-        return x.i != y.i ? x.i < y.i : x.j < y.j;
-    });
-    for (const Overlap& o : out)
-        max_relative = std::max(max_relative, o.depth / (b.radius[static_cast<std::size_t>(o.i)] +
-                                                         b.radius[static_cast<std::size_t>(o.j)]));
-    return out;
 }
 
 } // namespace
@@ -381,7 +346,7 @@ void EventDrivenDrift::collide(Bodies& b, const CollisionEvent& e, double t0, Dr
     if (config_.outcome == ContactOutcome::merge) {
         ++stats.merges;
         const SphereState m = merge_spheres(si, sj);
-        const bool keep_i = si.mass > sj.mass || (si.mass == sj.mass && b.id[i] < b.id[j]);
+        const bool keep_i = first_survives(si.mass, b.id[i], sj.mass, b.id[j]);
         const std::size_t k = keep_i ? i : j;
         turn(b, static_cast<std::int32_t>(k), e.time);
         moving_[k].pos = keep_i ? m.pos : Vec3(m.pos - shift);
@@ -531,8 +496,9 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
         wall_at_[k] = boundaries::wall_point_at(config_.walls[k], t0);
 
     if (start(b, h)) {
-        std::vector<Overlap> overlaps = find_overlaps(b, neighbours_, image_shift_,
-                                                      config_.overlap_tolerance, stats.max_overlap);
+        // Among the listed neighbours: an overlapping pair's neighbourhoods always meet.
+        std::vector<Overlap> overlaps = find_overlaps(b, neighbours_, config_.overlap_tolerance);
+        stats.max_overlap = largest_relative_depth(b, overlaps);
         stats.overlaps = static_cast<std::int64_t>(overlaps.size());
         if (!overlaps.empty()) {
             std::vector<std::uint8_t> removed(b.size(), 0);

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/collisions/overlaps.hpp"
 
-#include <cmath>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "rubble/collisions/merge.hpp"
+#include "rubble/collisions/predict.hpp"
 #include "rubble/collisions/resolve.hpp"
 #include "rubble/collisions/restitution_law.hpp"
 #include "rubble/core/error.hpp"
@@ -37,13 +38,16 @@ void trace_back(Bodies& b, const Overlap& o, const CollisionConfig& c) {
     const Vec3 r = b.pos[j] + o.shift - b.pos[i];
     const Vec3 v = b.vel[j] - b.vel[i];
     const double sigma = b.radius[i] + b.radius[j];
-    const double bb = r.dot(v), a = v.squaredNorm(), cc = r.squaredNorm() - sigma * sigma;
-    if (!(bb < 0.0) || !(a > 0.0)) {
+    // The contact root of the prediction (predict.hpp), negative for an overlapping pair: how
+    // long ago it touched. (D > 0 for an overlapping pair; a negative D from round-off of a
+    // grazing one is pushed apart too.)
+    const std::optional<double> touched =
+        r.dot(v) < 0.0 && v.squaredNorm() > 0.0 ? touching_time(r, v, sigma) : std::nullopt;
+    if (!touched) {
         push_apart(b, o);
         return;
     }
-    // Negative root of a t^2 + 2 bb t + cc = 0 (cc < 0), cancellation-free as c / (-b + sqrt D).
-    const double back = cc / (-bb + std::sqrt(bb * bb - a * cc));
+    const double back = *touched;
     b.pos[i] += back * b.vel[i];
     b.pos[j] += back * b.vel[j];
     const SphereState si = sphere_of(b, i, Vec3::Zero()), sj = sphere_of(b, j, o.shift);
@@ -113,8 +117,7 @@ void handle_overlaps(Bodies& b, const std::vector<Overlap>& overlaps, const Coll
             repulse(b, o, dt);
             break;
         case OverlapStrategy::merge: {
-            const bool keep_i =
-                b.mass[i] > b.mass[j] || (b.mass[i] == b.mass[j] && b.id[i] < b.id[j]);
+            const bool keep_i = first_survives(b.mass[i], b.id[i], b.mass[j], b.id[j]);
             const SphereState m =
                 merge_spheres(sphere_of(b, i, Vec3::Zero()), sphere_of(b, j, o.shift));
             if (keep_i) {

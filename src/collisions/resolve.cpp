@@ -47,11 +47,4 @@ Outcome resolve_collision(const SphereState& s1, const SphereState& s2, const Re
     return o;
 }
 
-double collision_energy_loss(const SphereState& s1, const SphereState& s2, const Restitution& eps) {
-    const Contact c = contact(s1, s2);
-    return 0.5 * c.mu *
-           ((1.0 - eps.normal * eps.normal) * c.u.normal.squaredNorm() +
-            c.beta * (1.0 - eps.tangential * eps.tangential) * c.u.tangential.squaredNorm());
-}
-
 } // namespace rubble::collisions

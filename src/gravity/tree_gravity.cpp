@@ -170,7 +170,7 @@ void TreeGravity::compute(std::span<const Vec3> pos, std::span<const double> mas
                           std::span<Vec3> acc, std::span<double> potential) {
     const std::size_t n = pos.size();
     if (n == 0) return;
-    tree_.build({pos, mass, {}, {}}, bucket_size_, order_);
+    tree_.build({pos, mass}, bucket_size_, order_);
     const auto& nodes = tree_.nodes();
     walk_.resize(nodes.size());
     const double inv_theta2 = 1.0 / (theta_ * theta_);

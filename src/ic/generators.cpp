@@ -63,9 +63,8 @@ Bodies make_cloud(const CloudConfig& c, Rng& rng) {
     const double room = c.region == Region::sphere ? c.size : 0.5 * c.size;
     if (r_max >= room) {
         throw InputError("ic.cloud: the largest sphere (radius " + std::to_string(r_max) +
-                         " m) does not fit in a " +
-                         (c.region == Region::sphere ? "sphere" : "cube") + " of size " +
-                         std::to_string(c.size) + " m");
+                         " m) does not fit in a " + std::string(enum_name(region_names, c.region)) +
+                         " of size " + std::to_string(c.size) + " m");
     }
     double volume = 0.0;
     for (double r : radii)

@@ -9,10 +9,7 @@ namespace rubble::ic {
 InitialState make_initial_state(const io::RunConfig& c) {
     InitialState s;
     Rng rng(c.seed);
-    std::string origin = "ic." + std::string(c.ic_type == io::IcType::cloud      ? "cloud"
-                                             : c.ic_type == io::IcType::lattice  ? "lattice"
-                                             : c.ic_type == io::IcType::two_body ? "two_body"
-                                                                                 : "file");
+    std::string origin = "ic." + std::string(enum_name(io::ic_type_names, c.ic_type));
     switch (c.ic_type) {
     case io::IcType::cloud:
         s.bodies = make_cloud(c.cloud, rng);
@@ -36,7 +33,7 @@ InitialState make_initial_state(const io::RunConfig& c) {
     }
     // Validated before the shift: one NaN would otherwise spread to every body through the
     // centre of mass and be blamed on the first of them.
-    validate_bodies(s.bodies, origin);
+    validate_bodies(s.bodies, origin, c.collisions.overlap_tolerance);
     if (c.centre_of_mass_frame) move_to_centre_of_mass_frame(s.bodies);
     return s;
 }

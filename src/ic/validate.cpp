@@ -5,9 +5,10 @@
 #include <cmath>
 #include <sstream>
 #include <unordered_set>
+#include <vector>
 
+#include "rubble/collisions/find_overlaps.hpp"
 #include "rubble/core/error.hpp"
-#include "sphere_grid.hpp"
 
 namespace rubble::ic {
 namespace {
@@ -28,34 +29,7 @@ std::string vec_text(const Vec3& v) {
 
 } // namespace
 
-OverlapReport find_overlaps(const Bodies& b, std::size_t max_report) {
-    OverlapReport report;
-    if (b.empty()) return report;
-    const double r_max = *std::max_element(b.radius.begin(), b.radius.end());
-    SphereGrid grid(std::max(2.0 * r_max, 1e-300));
-    for (std::size_t i = 0; i < b.size(); ++i) {
-        grid.for_each_near(b.pos[i], [&](std::size_t j) {
-            const double s = b.radius[i] + b.radius[j];
-            const double limit = s * (1.0 - overlap_tolerance);
-            const double d2 = (b.pos[i] - b.pos[j]).squaredNorm();
-            if (d2 >= limit * limit) return;
-            ++report.count;
-            report.deepest.push_back({b.id[j], b.id[i], std::sqrt(d2), s});
-        });
-        grid.insert(i, b.pos[i]);
-        if (report.deepest.size() > 4 * max_report + 64) { // keep memory bounded
-            std::sort(report.deepest.begin(), report.deepest.end(),
-                      [](const Overlap& x, const Overlap& y) { return x.depth() > y.depth(); });
-            report.deepest.resize(max_report);
-        }
-    }
-    std::sort(report.deepest.begin(), report.deepest.end(),
-              [](const Overlap& x, const Overlap& y) { return x.depth() > y.depth(); });
-    if (report.deepest.size() > max_report) report.deepest.resize(max_report);
-    return report;
-}
-
-void validate_bodies(const Bodies& b, const std::string& origin) {
+void validate_bodies(const Bodies& b, const std::string& origin, double overlap_tolerance) {
     b.check_consistent();
     if (b.empty()) throw InputError(origin + ": no bodies");
     std::unordered_set<std::int64_t> ids;
@@ -84,13 +58,20 @@ void validate_bodies(const Bodies& b, const std::string& origin) {
         if (!(std::abs(b.orientation[i].norm() - 1.0) < 1e-6))
             throw InputError(body_error(origin, id, "orientation is not a unit quaternion"));
     }
-    const OverlapReport overlaps = find_overlaps(b);
-    if (overlaps.count > 0) {
-        const Overlap& o = overlaps.deepest.front();
+    const std::vector<collisions::Overlap> overlaps =
+        collisions::find_overlaps(b, overlap_tolerance);
+    if (!overlaps.empty()) {
+        const collisions::Overlap& o =
+            *std::max_element(overlaps.begin(), overlaps.end(),
+                              [](const collisions::Overlap& x, const collisions::Overlap& y) {
+                                  return x.depth < y.depth;
+                              });
+        const auto i = static_cast<std::size_t>(o.i), j = static_cast<std::size_t>(o.j);
         std::ostringstream os;
-        os << origin << ": " << overlaps.count << " overlapping pair(s) of spheres; deepest: ids "
-           << o.id_a << " and " << o.id_b << " overlap by " << o.depth() << " m (centre distance "
-           << o.distance << " m, sum of radii " << o.sum_radii << " m)";
+        os << origin << ": " << overlaps.size() << " overlapping pair(s) of spheres; deepest: ids "
+           << b.id[i] << " and " << b.id[j] << " overlap by " << o.depth << " m (centre distance "
+           << (b.pos[j] - b.pos[i]).norm() << " m, sum of radii " << b.radius[i] + b.radius[j]
+           << " m)";
         throw InputError(os.str());
     }
 }

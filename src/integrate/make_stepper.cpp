@@ -5,8 +5,9 @@
 
 namespace rubble::integrate {
 
-std::unique_ptr<Stepper> make_stepper(const collisions::CollisionConfig& collisions) {
-    if (collisions.enabled) return std::make_unique<collisions::EventDrivenDrift>(collisions);
+std::unique_ptr<Stepper> make_stepper(bool collisions_enabled,
+                                      const collisions::CollisionConfig& collisions) {
+    if (collisions_enabled) return std::make_unique<collisions::EventDrivenDrift>(collisions);
     return std::make_unique<PlainDrift>();
 }
 

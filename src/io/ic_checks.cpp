@@ -57,7 +57,7 @@ double largest_radius(const ic::CloudConfig& c) {
     return fixed_radius(c) ? c.radii.radius : c.radii.radius_max;
 }
 std::string region_name(const ic::CloudConfig& c) {
-    return c.region == ic::Region::sphere ? "sphere" : "cube";
+    return std::string(enum_name(ic::region_names, c.region));
 }
 
 // Mean of (R / scale)^3 over the generator's own radius sampler: exact for fixed radii and

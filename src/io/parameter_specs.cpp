@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The one table of run parameters. Add a parameter here and it appears in the TOML reader, the
-// command line, `rubble run --help`, the HDF5 record and docs/parameters.md.
+// command line, `rubble run --help`, the HDF5 record and docs/parameters.md. A string option's
+// allowed values come from its table of names beside its enum (core/enum_names.hpp).
 #include <algorithm>
 #include <cstddef>
 #include <limits>
@@ -92,7 +93,7 @@ std::vector<ParamSpec> make_specs() {
                  std::to_string(gravity::auto_gpu_threshold) +
                  " bodies when a CUDA GPU is present); none = no self-gravity; gpu-direct, "
                  "gpu-tree = the same on a CUDA GPU (docs/gpu.md)",
-             {"auto", "direct", "tree", "none", "gpu-direct", "gpu-tree"}),
+             enum_names(gravity::backend_names)),
         real("gravity.theta", "", "0.5",
              "Tree opening angle: a node is used whole when its size < theta x its distance "
              "(docs/tree.md)",
@@ -116,7 +117,7 @@ std::vector<ParamSpec> make_specs() {
              "gpu-tree arithmetic: double = double precision throughout; mixed = multipole "
              "(far-field) terms in single precision from double offsets, body-body terms and "
              "sums in double (docs/gpu.md)",
-             {"double", "mixed"}),
+             enum_names(gravity::gpu_precision_names)),
         integer("gravity.check_samples", "0",
                 "Check the gravity backend against direct summation on this many random bodies "
                 "at the first step and print the error percentiles; 0: no check",
@@ -131,7 +132,7 @@ std::vector<ParamSpec> make_specs() {
                 "Hard-sphere collisions, event-driven inside each drift (docs/collisions.md)"),
         text("collisions.outcome", "\"bounce\"",
              "What a contact does: bounce = restitution with spin; merge = one sphere",
-             {"bounce", "merge"}),
+             enum_names(collisions::outcome_names)),
         real("collisions.eps_n", "", "0.5",
              "Normal coefficient of restitution: u_n' = -eps_n u_n (1: elastic)", 0.0, 1.0, false,
              false),
@@ -142,7 +143,7 @@ std::vector<ParamSpec> make_specs() {
         text("collisions.eps_n_law", "\"constant\"",
              "eps_n against impact speed: constant; power_law = min(eps_n, (u_n/eps_n_v_ref)^-"
              "eps_n_exponent) (Bridges et al. 1984)",
-             {"constant", "power_law"}),
+             enum_names(collisions::restitution_law_names)),
         positive("collisions.eps_n_v_ref", "m/s", "1.0",
                  "power_law: impact speed below which eps_n reaches its cap"),
         non_negative("collisions.eps_n_exponent", "", "0.234",
@@ -157,7 +158,7 @@ std::vector<ParamSpec> make_specs() {
              "Pairs overlapping at the start of a drift: abort with a report; trace_back to "
              "touching and collide; push_apart along the line of centres; merge; repulse with "
              "an impulse",
-             {"abort", "trace_back", "push_apart", "merge", "repulse"}),
+             enum_names(collisions::overlap_strategy_names)),
         non_negative("collisions.overlap_tolerance", "", "1e-8",
                      "Overlaps shallower than this fraction of R1 + R2 count as contact "
                      "(round-off)"),
@@ -186,17 +187,17 @@ std::vector<ParamSpec> make_specs() {
                      "Simulated time between diagnostics rows (rounded to whole steps); 0: every "
                      "step"),
         integer("random.seed", "1", "Seed of the random initial conditions", 0),
-        text("ic.type", "\"cloud\"", "Initial condition generator",
-             {"cloud", "lattice", "two_body", "file"}),
+        text("ic.type", "\"cloud\"", "Initial condition generator", enum_names(ic_type_names)),
         boolean("ic.centre_of_mass_frame", "true",
                 "Move the generated bodies to the centre-of-mass frame (at rest at the origin)"),
         integer("ic.cloud.n", "1000", "Number of spheres in the cloud", 1),
-        text("ic.cloud.shape", "\"sphere\"", "Region filled uniformly", {"sphere", "cube"}),
+        text("ic.cloud.shape", "\"sphere\"", "Region filled uniformly",
+             enum_names(ic::region_names)),
         positive("ic.cloud.size", "m", "1000.0", "Radius of the sphere or edge of the cube"),
         text("ic.cloud.radius_distribution", "\"fixed\"",
              "Sphere radii: fixed = ic.cloud.radius; uniform in [radius_min, radius_max]; "
              "power_law dN/dR ~ R^-q in [radius_min, radius_max]",
-             {"fixed", "uniform", "power_law"}),
+             enum_names(ic::radius_distribution_names)),
         positive("ic.cloud.radius", "m", "10.0", "Radius of every sphere (fixed distribution)"),
         positive("ic.cloud.radius_min", "m", "5.0", "Smallest radius (uniform, power_law)"),
         positive("ic.cloud.radius_max", "m", "20.0", "Largest radius (uniform, power_law)"),

@@ -3,8 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
+#include <optional>
+#include <string>
 
 #include "rubble/core/error.hpp"
 #include "rubble/io/wall_config.hpp"
@@ -24,6 +25,20 @@ void check_step_count(const ParameterSet& p, const RunConfig& c) {
     }
 }
 
+// The value of a string option, from its table of names (core/enum_names.hpp). The parameter
+// table allows exactly those names (parameter_specs.cpp lists them from the same table), so a
+// miss means a bug; it is refused all the same, naming the file, key, value and the allowed
+// values, never mapped to a default.
+template <class E, std::size_t N>
+E choice(const ParameterSet& p, const std::string& key, const EnumNames<E, N>& names) {
+    const std::optional<E> v = enum_value(names, p.string(key));
+    if (v) return *v;
+    std::string allowed;
+    for (const std::string& name : enum_names(names))
+        allowed += (allowed.empty() ? "" : ", ") + name;
+    throw p.error(key, "must be one of " + allowed);
+}
+
 } // namespace
 
 RunConfig make_run_config(const ParameterSet& p) {
@@ -39,54 +54,42 @@ RunConfig make_run_config(const ParameterSet& p) {
                                                 ") and integrator.n_steps");
     }
     check_step_count(p, c);
-    const std::string& backend = p.string("gravity.backend");
-    c.gravity.backend = backend == "direct"       ? gravity::Backend::direct
-                        : backend == "tree"       ? gravity::Backend::tree
-                        : backend == "none"       ? gravity::Backend::none
-                        : backend == "gpu-direct" ? gravity::Backend::gpu_direct
-                        : backend == "gpu-tree"   ? gravity::Backend::gpu_tree
-                                                  : gravity::Backend::automatic;
+    c.gravity.backend = choice(p, "gravity.backend", gravity::backend_names);
     c.gravity.theta = p.real("gravity.theta");
     c.gravity.multipole_order = static_cast<int>(p.integer("gravity.multipole_order"));
     c.gravity.bucket_size = static_cast<int>(p.integer("gravity.bucket_size"));
     c.gravity.group_size = static_cast<int>(p.integer("gravity.group_size"));
-    c.gravity.gpu_mixed_precision = p.string("gravity.gpu_precision") == "mixed";
+    c.gravity.gpu_mixed_precision =
+        choice(p, "gravity.gpu_precision", gravity::gpu_precision_names);
     c.gravity_check_samples = p.integer("gravity.check_samples");
     c.gravity.G = c.G;
     c.gravity.softening = p.real("gravity.softening");
 
+    c.collisions_enabled = p.boolean("collisions.enabled");
     collisions::CollisionConfig& k = c.collisions;
-    k.enabled = p.boolean("collisions.enabled");
-    k.outcome = p.string("collisions.outcome") == "merge" ? collisions::ContactOutcome::merge
-                                                          : collisions::ContactOutcome::bounce;
+    k.outcome = choice(p, "collisions.outcome", collisions::outcome_names);
     k.eps_n = p.real("collisions.eps_n");
     k.eps_t = p.real("collisions.eps_t");
-    k.law = p.string("collisions.eps_n_law") == "power_law" ? collisions::RestitutionLaw::power_law
-                                                            : collisions::RestitutionLaw::constant;
+    k.law = choice(p, "collisions.eps_n_law", collisions::restitution_law_names);
     k.v_ref = p.real("collisions.eps_n_v_ref");
     k.exponent = p.real("collisions.eps_n_exponent");
     k.v_min = p.real("collisions.v_min");
     k.f_crit = p.real("collisions.f_crit");
-    const std::string& ov = p.string("collisions.overlaps");
-    k.overlaps = ov == "trace_back"   ? collisions::OverlapStrategy::trace_back
-                 : ov == "push_apart" ? collisions::OverlapStrategy::push_apart
-                 : ov == "merge"      ? collisions::OverlapStrategy::merge
-                 : ov == "repulse"    ? collisions::OverlapStrategy::repulse
-                                      : collisions::OverlapStrategy::abort;
+    k.overlaps = choice(p, "collisions.overlaps", collisions::overlap_strategy_names);
     k.overlap_tolerance = p.real("collisions.overlap_tolerance");
     k.skin = p.real("collisions.skin");
     k.max_per_body = p.integer("collisions.max_per_body");
     k.periodic_box = p.real("collisions.periodic_box");
     k.log = p.boolean("output.collision_log");
-    if (k.periodic_box > 0.0 && backend != "none")
+    if (k.periodic_box > 0.0 && c.gravity.backend != gravity::Backend::none)
         throw p.error("collisions.periodic_box",
-                      "a periodic box needs gravity.backend = \"none\" (now \"" + backend +
-                          "\", from " + p.source("gravity.backend") +
+                      "a periodic box needs gravity.backend = \"none\" (now \"" +
+                          p.string("gravity.backend") + "\", from " + p.source("gravity.backend") +
                           "): rubble has no periodic gravity");
-    if (k.periodic_box > 0.0 && !k.enabled)
+    if (k.periodic_box > 0.0 && !c.collisions_enabled)
         throw p.error("collisions.periodic_box", "needs collisions.enabled = true");
     k.walls = make_walls(p, &c.wall_sources);
-    if (!k.walls.empty() && !k.enabled)
+    if (!k.walls.empty() && !c.collisions_enabled)
         throw p.wall_error(0, "",
                            "walls need collisions.enabled = true (now " +
                                p.described("collisions.enabled") +
@@ -104,26 +107,20 @@ RunConfig make_run_config(const ParameterSet& p) {
     c.output.diagnostics_interval = p.real("output.diagnostics_interval");
     c.seed = static_cast<std::uint64_t>(p.integer("random.seed"));
 
-    const std::string& type = p.string("ic.type");
-    c.ic_type = type == "cloud"      ? IcType::cloud
-                : type == "lattice"  ? IcType::lattice
-                : type == "two_body" ? IcType::two_body
-                                     : IcType::file;
+    c.ic_type = choice(p, "ic.type", ic_type_names);
     c.centre_of_mass_frame = p.boolean("ic.centre_of_mass_frame");
 
     c.cloud.n = p.integer("ic.cloud.n");
-    c.cloud.region = p.string("ic.cloud.shape") == "cube" ? ic::Region::cube : ic::Region::sphere;
+    c.cloud.region = choice(p, "ic.cloud.shape", ic::region_names);
     c.cloud.size = p.real("ic.cloud.size");
-    const std::string& dist = p.string("ic.cloud.radius_distribution");
-    c.cloud.radii.distribution = dist == "uniform"     ? ic::RadiusDistribution::uniform
-                                 : dist == "power_law" ? ic::RadiusDistribution::power_law
-                                                       : ic::RadiusDistribution::fixed;
+    c.cloud.radii.distribution =
+        choice(p, "ic.cloud.radius_distribution", ic::radius_distribution_names);
     c.cloud.radii.radius = p.real("ic.cloud.radius");
     c.cloud.radii.radius_min = p.real("ic.cloud.radius_min");
     c.cloud.radii.radius_max = p.real("ic.cloud.radius_max");
     c.cloud.radii.q = p.real("ic.cloud.power_law_index");
     c.cloud.density = p.real("ic.cloud.density");
-    if (c.ic_type == IcType::cloud && dist != "fixed" &&
+    if (c.ic_type == IcType::cloud && c.cloud.radii.distribution != ic::RadiusDistribution::fixed &&
         !(c.cloud.radii.radius_min < c.cloud.radii.radius_max)) {
         throw p.error("ic.cloud.radius_min", "must be < ic.cloud.radius_max = " +
                                                  to_toml_text(c.cloud.radii.radius_max) + " m");

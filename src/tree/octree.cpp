@@ -14,41 +14,7 @@ namespace {
 
 constexpr std::uint32_t max_cell = (1u << morton_levels) - 1;
 
-double clamp01(double v) {
-    return std::clamp(v, 0.0, 1.0);
-}
-
 } // namespace
-
-double segment_distance2(const Vec3& p0, const Vec3& u, const Vec3& q0, const Vec3& w) {
-    // Closest points p0 + s u and q0 + t w (Ericson 2005, sec. 5.1.9), with the degenerate
-    // cases (a point, parallel segments) handled explicitly.
-    const Vec3 r = p0 - q0;
-    const double a = u.squaredNorm(), e = w.squaredNorm(), f = w.dot(r);
-    double s = 0.0, t = 0.0;
-    if (a == 0.0 && e == 0.0) return r.squaredNorm();
-    if (a == 0.0) {
-        t = clamp01(f / e);
-    } else {
-        const double c = u.dot(r);
-        if (e == 0.0) {
-            s = clamp01(-c / a);
-        } else {
-            const double b = u.dot(w);
-            const double denom = a * e - b * b;
-            s = denom > 0.0 ? clamp01((b * f - c * e) / denom) : 0.0;
-            t = (b * s + f) / e;
-            if (t < 0.0) {
-                t = 0.0;
-                s = clamp01(-c / a);
-            } else if (t > 1.0) {
-                t = 1.0;
-                s = clamp01((b - c) / a);
-            }
-        }
-    }
-    return (p0 + s * u - (q0 + t * w)).squaredNorm();
-}
 
 void Octree::build(const TreeInputs& in, int bucket_size, int order) {
     const std::size_t n = in.pos.size();
@@ -78,7 +44,7 @@ void Octree::build(const TreeInputs& in, int bucket_size, int order) {
 
     order_.resize(n);
     keys_.resize(n);
-    for (auto* v : {&x_, &y_, &z_, &m_, &r_, &vx_, &vy_, &vz_})
+    for (auto* v : {&x_, &y_, &z_, &m_})
         v->resize(n);
 #pragma omp parallel for schedule(static)
     for (std::size_t k = 0; k < n; ++k) {
@@ -89,11 +55,6 @@ void Octree::build(const TreeInputs& in, int bucket_size, int order) {
         y_[k] = in.pos[i].y();
         z_[k] = in.pos[i].z();
         m_[k] = with_mass_ ? in.mass[i] : 0.0;
-        r_[k] = in.radius.empty() ? 0.0 : in.radius[i];
-        const Vec3 v = in.vel.empty() ? Vec3::Zero() : in.vel[i];
-        vx_[k] = v.x();
-        vy_[k] = v.y();
-        vz_[k] = v.z();
     }
 
     nodes_.clear();
@@ -142,7 +103,6 @@ void Octree::summarise(std::int32_t index) {
                     std::numeric_limits<double>::infinity(),
                     std::numeric_limits<double>::infinity()};
     double hi[3] = {-lo[0], -lo[1], -lo[2]};
-    double r_max = 0.0, v2_max = 0.0;
     for (std::int32_t k = node.begin; k < node.end; ++k) {
         const double p[3] = {x_[k], y_[k], z_[k]};
         for (int d = 0; d < 3; ++d) {
@@ -153,16 +113,12 @@ void Octree::summarise(std::int32_t index) {
         cx += m_[k] * p[0];
         cy += m_[k] * p[1];
         cz += m_[k] * p[2];
-        r_max = std::max(r_max, r_[k]);
-        v2_max = std::max(v2_max, vx_[k] * vx_[k] + vy_[k] * vy_[k] + vz_[k] * vz_[k]);
     }
     for (int d = 0; d < 3; ++d) {
         node.lo[d] = lo[d];
         node.hi[d] = hi[d];
     }
     node.size = std::max({hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]});
-    node.r_max = r_max;
-    node.v_max = std::sqrt(v2_max);
     if (!with_mass_) return;
     // Centre of mass; the geometric centre for massless sets.
     const double com[3] = {mass > 0 ? cx / mass : 0.5 * (lo[0] + hi[0]),
@@ -195,24 +151,6 @@ void Octree::summarise(std::int32_t index) {
     finish_multipole(raw, mp);
 }
 
-template <class Accept, class Visit> void Octree::traverse(Accept&& accept, Visit&& visit) const {
-    if (nodes_.empty() || nodes_[0].count() == 0) return;
-    std::int32_t stack[8 * morton_levels + 8];
-    int top = 0;
-    stack[top++] = 0;
-    while (top > 0) {
-        const Node& node = nodes_[static_cast<std::size_t>(stack[--top])];
-        if (!accept(node)) continue;
-        if (node.leaf()) {
-            visit(node);
-            continue;
-        }
-        // Push in reverse so children are visited in key order (deterministic output order).
-        for (std::int32_t c = node.child_count - 1; c >= 0; --c)
-            stack[top++] = node.first_child + c;
-    }
-}
-
 void Octree::groups(int max_bodies, std::vector<std::int32_t>& out) const {
     out.clear();
     if (nodes_.empty()) return;
@@ -230,121 +168,6 @@ void Octree::groups(int max_bodies, std::vector<std::int32_t>& out) const {
         for (std::int32_t c = node.child_count - 1; c >= 0; --c)
             stack[top++] = node.first_child + c;
     }
-}
-
-std::vector<std::int32_t> Octree::bodies_within(const Vec3& c, double r) const {
-    std::vector<std::int32_t> out;
-    const double r2 = r * r;
-    traverse(
-        [&](const Node& node) {
-            double d2 = 0.0;
-            for (int d = 0; d < 3; ++d) {
-                const double v = std::max({node.lo[d] - c[d], 0.0, c[d] - node.hi[d]});
-                d2 += v * v;
-            }
-            return d2 <= r2;
-        },
-        [&](const Node& node) {
-            for (std::int32_t k = node.begin; k < node.end; ++k) {
-                const double dx = x_[k] - c.x(), dy = y_[k] - c.y(), dz = z_[k] - c.z();
-                if (dx * dx + dy * dy + dz * dz <= r2)
-                    out.push_back(order_[static_cast<std::size_t>(k)]);
-            }
-        });
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-template <class Pred>
-std::vector<std::pair<std::int32_t, std::int32_t>> Octree::all_pairs(double h, Pred&& pred) const {
-    std::vector<std::pair<std::int32_t, std::int32_t>> out;
-    const auto n = static_cast<std::ptrdiff_t>(size());
-#pragma omp parallel
-    {
-        std::vector<std::pair<std::int32_t, std::int32_t>> local;
-#pragma omp for schedule(dynamic, 256)
-        for (std::ptrdiff_t a = 0; a < n; ++a) {
-            // The body's swept box, tested against each node's box grown by its largest
-            // radius and largest drift.
-            const double p[3] = {x_[a], y_[a], z_[a]};
-            const double q[3] = {x_[a] + vx_[a] * h, y_[a] + vy_[a] * h, z_[a] + vz_[a] * h};
-            double qlo[3], qhi[3];
-            for (int d = 0; d < 3; ++d) {
-                qlo[d] = std::min(p[d], q[d]) - r_[a];
-                qhi[d] = std::max(p[d], q[d]) + r_[a];
-            }
-            traverse(
-                [&](const Node& node) {
-                    if (node.end <= a + 1) return false; // only partners later in the order
-                    const double grow = node.r_max + node.v_max * h;
-                    for (int d = 0; d < 3; ++d)
-                        if (node.lo[d] - grow > qhi[d] || node.hi[d] + grow < qlo[d]) return false;
-                    return true;
-                },
-                [&](const Node& node) {
-                    for (std::int32_t b =
-                             std::max<std::int32_t>(node.begin, static_cast<std::int32_t>(a) + 1);
-                         b < node.end; ++b) {
-                        if (!pred(static_cast<std::int32_t>(a), b)) continue;
-                        const std::int32_t i = order_[static_cast<std::size_t>(a)];
-                        const std::int32_t j = order_[static_cast<std::size_t>(b)];
-                        local.emplace_back(std::min(i, j), std::max(i, j));
-                    }
-                });
-        }
-#pragma omp critical
-        out.insert(out.end(), local.begin(), local.end());
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
-std::vector<std::pair<std::int32_t, std::int32_t>> Octree::overlapping_pairs() const {
-    return all_pairs(0.0, [&](std::int32_t a, std::int32_t b) {
-        const double dx = x_[a] - x_[b], dy = y_[a] - y_[b], dz = z_[a] - z_[b];
-        const double s = r_[a] + r_[b];
-        return dx * dx + dy * dy + dz * dz < s * s;
-    });
-}
-
-std::vector<std::pair<std::int32_t, std::int32_t>> Octree::swept_pairs(double h) const {
-    return all_pairs(h, [&](std::int32_t a, std::int32_t b) {
-        const double s = r_[a] + r_[b];
-        return segment_distance2(Vec3(x_[a], y_[a], z_[a]), h * Vec3(vx_[a], vy_[a], vz_[a]),
-                                 Vec3(x_[b], y_[b], z_[b]),
-                                 h * Vec3(vx_[b], vy_[b], vz_[b])) <= s * s;
-    });
-}
-
-std::vector<std::int32_t> Octree::swept_neighbours(std::int32_t i, double h) const {
-    const auto it = std::find(order_.begin(), order_.end(), i);
-    std::vector<std::int32_t> out;
-    if (it == order_.end()) return out;
-    const auto a = static_cast<std::size_t>(it - order_.begin());
-    const Vec3 pa(x_[a], y_[a], z_[a]), ua = h * Vec3(vx_[a], vy_[a], vz_[a]);
-    double qlo[3], qhi[3];
-    for (int d = 0; d < 3; ++d) {
-        qlo[d] = std::min(pa[d], pa[d] + ua[d]) - r_[a];
-        qhi[d] = std::max(pa[d], pa[d] + ua[d]) + r_[a];
-    }
-    traverse(
-        [&](const Node& node) {
-            const double grow = node.r_max + node.v_max * h;
-            for (int d = 0; d < 3; ++d)
-                if (node.lo[d] - grow > qhi[d] || node.hi[d] + grow < qlo[d]) return false;
-            return true;
-        },
-        [&](const Node& node) {
-            for (std::int32_t b = node.begin; b < node.end; ++b) {
-                if (static_cast<std::size_t>(b) == a) continue;
-                const double s = r_[a] + r_[b];
-                if (segment_distance2(pa, ua, Vec3(x_[b], y_[b], z_[b]),
-                                      h * Vec3(vx_[b], vy_[b], vz_[b])) <= s * s)
-                    out.push_back(order_[static_cast<std::size_t>(b)]);
-            }
-        });
-    std::sort(out.begin(), out.end());
-    return out;
 }
 
 } // namespace rubble::tree

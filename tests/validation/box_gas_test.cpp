@@ -30,7 +30,6 @@ TEST(BoxGas, ElasticGasInAClosedBoxKeepsItsEnergyOverAMillionCollisions) {
     test::Gas gas = test::lattice_gas(1000, 0.2, 1.0, 5);
     const double half = 0.5 * gas.box;
     collisions::CollisionConfig c;
-    c.enabled = true;
     c.eps_n = 1.0;
     c.eps_t = 1.0;
     c.walls = box_walls(Vec3::Constant(-half), Vec3::Constant(half), Vec3::Zero(), "walls[0]");

@@ -17,24 +17,23 @@
 #include <vector>
 
 #include "rubble/collisions/event_drift.hpp"
+#include "rubble/collisions/find_overlaps.hpp"
 #include "rubble/gravity/direct_gravity.hpp"
 #include "rubble/ic/generators.hpp"
 #include "rubble/integrate/diagnostics.hpp"
 #include "rubble/integrate/simulation.hpp"
-#include "rubble/tree/octree.hpp"
 
 using namespace rubble;
 
 namespace {
 
 // Union-find over contacts (surface gap below `gap` x the radius sum): the size of the largest
-// aggregate, as analysis/ identifies them (Ferrari et al. 2020, sec. 2.4.1).
+// aggregate, as analysis/ identifies them (Ferrari et al. 2020, sec. 2.4.1). Contacts are the
+// overlaps of the spheres grown by that gap.
 std::size_t largest_aggregate(const Bodies& b, double gap) {
-    std::vector<double> grown(b.radius);
-    for (double& r : grown)
+    Bodies grown = b;
+    for (double& r : grown.radius)
         r *= 1.0 + gap;
-    tree::Octree t;
-    t.build({b.pos, {}, grown, {}}, 16);
     std::vector<std::size_t> parent(b.size());
     std::iota(parent.begin(), parent.end(), std::size_t{0});
     const auto find = [&](std::size_t i) {
@@ -42,8 +41,8 @@ std::size_t largest_aggregate(const Bodies& b, double gap) {
             i = parent[i] = parent[parent[i]];
         return i;
     };
-    for (const auto& [i, j] : t.overlapping_pairs())
-        parent[find(static_cast<std::size_t>(i))] = find(static_cast<std::size_t>(j));
+    for (const collisions::Overlap& o : collisions::find_overlaps(grown, 0.0))
+        parent[find(static_cast<std::size_t>(o.i))] = find(static_cast<std::size_t>(o.j));
     std::vector<std::size_t> size(b.size(), 0);
     for (std::size_t i = 0; i < b.size(); ++i)
         ++size[find(i)];
@@ -80,7 +79,6 @@ TEST(CloudCollisionCollapse, TenThousandSpheresFormOneAggregateConservingMomenta
     integrate::Simulation sim(std::move(b), std::make_unique<gravity::DirectGravity>(G, 0.0), dt,
                               0.0, 0);
     collisions::CollisionConfig k;
-    k.enabled = true;
     k.eps_n = 0.5;
     k.eps_t = 0.8; // rough: collisions exchange orbital and spin angular momentum
     // Inelastic-collapse guards (docs/collisions.md): impacts slower than the speed one step of

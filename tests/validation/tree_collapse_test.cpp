@@ -2,7 +2,7 @@
 // The seeds' validation of their tree (Ferrari et al. 2020, Fig. 5): a cold uniform cloud of
 // N = 1000 bodies collapses and re-expands; the largest position error of a tree run against
 // the direct-summation run, over time, for theta = 0.1, 0.25, 0.5, 0.75. Writes
-// tree_collapse.csv (plot: tests/validation/plot_tree_collapse.py).
+// tree_collapse.csv in the tests' build directory (plot: tests/validation/plot_tree_collapse.py).
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -34,7 +34,7 @@ TEST(TreeCollapse, PositionErrorAgainstDirectThroughCollapseAndReexpansion) {
             if (k % every == 0) reference.push_back(sim.bodies().pos);
         }
     }
-    std::ofstream csv("tree_collapse.csv");
+    std::ofstream csv(RUBBLE_TEST_OUTPUT_DIR "/tree_collapse.csv");
     csv << "theta,order,t_over_tff,max_relative_position_error\n";
     // (theta x 100, order) -> max over the contraction (t <= t_ff) and over the whole run.
     std::map<std::pair<int, int>, double> worst, worst_contraction;

@@ -71,7 +71,6 @@ Outcome run_at(const Scenario& sc, const Scale& s) {
     integrate::Simulation sim(rescaled(sc.bodies, s),
                               std::make_unique<gravity::DirectGravity>(G, 0.0), sc.dt * s.T);
     collisions::CollisionConfig k;
-    k.enabled = true;
     k.eps_n = 0.5;
     k.eps_t = 0.8; // rough: spins and inertia enter too
     k.v_min = sc.v_min * s.L / s.T;

@@ -6,6 +6,8 @@
 
 #include "rubble/boundaries/wall.hpp"
 
+#include "rubble/core/enum_names.hpp"
+
 namespace rubble::collisions {
 
 /// What a contact does to the two bodies.
@@ -14,11 +16,19 @@ enum class ContactOutcome {
     merge,  ///< one sphere: mass, momentum and angular momentum kept, volume added
 };
 
+/// collisions.outcome's names.
+inline constexpr EnumNames<ContactOutcome, 2> outcome_names{
+    {{"bounce", ContactOutcome::bounce}, {"merge", ContactOutcome::merge}}};
+
 /// How eps_n depends on the normal impact speed.
 enum class RestitutionLaw {
     constant,  ///< eps_n everywhere
     power_law, ///< eps_n = min(eps_n, (u_n / v_ref)^-exponent) (Bridges et al. 1984)
 };
+
+/// collisions.eps_n_law's names.
+inline constexpr EnumNames<RestitutionLaw, 2> restitution_law_names{
+    {{"constant", RestitutionLaw::constant}, {"power_law", RestitutionLaw::power_law}}};
 
 /// What to do with pairs found overlapping at the start of a drift (Richardson, "N rigid-body
 /// dynamics", PiTP lectures: "Round-off error and overlaps").
@@ -30,8 +40,26 @@ enum class OverlapStrategy {
     repulse,    ///< a repulsive impulse along the line of centres that undoes it in one step
 };
 
+/// collisions.overlaps' names.
+inline constexpr EnumNames<OverlapStrategy, 5> overlap_strategy_names{
+    {{"abort", OverlapStrategy::abort},
+     {"trace_back", OverlapStrategy::trace_back},
+     {"push_apart", OverlapStrategy::push_apart},
+     {"merge", OverlapStrategy::merge},
+     {"repulse", OverlapStrategy::repulse}}};
+
+/// Overlap depths at or below this fraction of R1 + R2 are contact, not overlap: the default
+/// of collisions.overlap_tolerance, which both the drift and the initial-condition check of a
+/// run use. Why 1e-8: a contact resolved by the drift leaves the pair at R1 + R2 up to the
+/// round-off of the positions, a few ulps of the coordinates, and touching spheres made by a
+/// generator (a lattice) or read from a file carry the same; within 1e7 radii of the origin
+/// that is below 1e-9 of R1 + R2, so 1e-8 never calls a contact an overlap, and a depth of
+/// 1e-8 (R1 + R2) is far below anything the dynamics notices.
+inline constexpr double default_overlap_tolerance = 1e-8;
+
+/// How collisions work once they are on (whether they are on is the run's choice:
+/// io::RunConfig::collisions_enabled, passed to integrate::make_stepper).
 struct CollisionConfig {
-    bool enabled = false;
     ContactOutcome outcome = ContactOutcome::bounce;
     double eps_n = 0.5; ///< normal coefficient of restitution in [0, 1]
     double eps_t = 1.0; ///< tangential coefficient in [-1, 1] (1: frictionless)
@@ -41,7 +69,9 @@ struct CollisionConfig {
     double v_min = 0.0;      ///< m/s: impacts slower than this are elastic (0: off)
     double f_crit = 0.0;     ///< elastic if a body moved < f_crit R since its last collision
     OverlapStrategy overlaps = OverlapStrategy::abort;
-    double overlap_tolerance = 1e-8; ///< overlap depths below this fraction of R1+R2 are contact
+    /// Overlap depths up to this fraction of R1 + R2 are contact (find_overlaps.hpp), at the
+    /// start of every drift and in the check of the initial conditions.
+    double overlap_tolerance = default_overlap_tolerance;
     double skin = 0.0; ///< neighbourhood margin, in units of each body's radius (0: adaptive)
     std::int64_t max_per_body = 100000; ///< collisions of one body in one drift before giving up
     double periodic_box = 0.0;          ///< m, side of a periodic cube centred at 0 (0: open)

@@ -1,9 +1,19 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Perfect merging of two spheres (the "merge" outcome of collisions and overlaps).
+#include <cstdint>
+
 #include "rubble/collisions/resolve.hpp"
 
 namespace rubble::collisions {
+
+/// Whether the first of two merging bodies (mass kg, id) survives, keeping its id and its
+/// place, while the second is removed: the heavier one, the lower id between equal masses,
+/// so the survivor does not depend on the order in which the pair is named.
+[[nodiscard]] inline bool first_survives(double mass1, std::int64_t id1, double mass2,
+                                         std::int64_t id2) {
+    return mass1 > mass2 || (mass1 == mass2 && id1 < id2);
+}
 
 /// One homogeneous sphere replacing two: mass m1 + m2 at the centre of mass, moving with the
 /// centre-of-mass velocity; radius (R1^3 + R2^3)^(1/3) (volume, hence density, kept for equal

@@ -120,6 +120,9 @@ public:
     /// Number of neighbouring pairs.
     [[nodiscard]] std::int64_t pair_count() const;
 
+    /// m, side of the periodic cube the lists were built for (0: open).
+    [[nodiscard]] double box() const { return box_; }
+
     /// How many times i's neighbourhood has been renewed (an exit event predicted before a
     /// renewal is stale).
     [[nodiscard]] std::uint32_t generation(std::int32_t i) const {

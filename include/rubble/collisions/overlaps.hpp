@@ -1,23 +1,18 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Pairs found overlapping at the start of a drift, and what is done about them (Richardson,
-// "N rigid-body dynamics", PiTP lectures: "Round-off error and overlaps"). An exact event-
-// driven drift never creates overlaps; they come from initial conditions, from merged spheres
-// growing into neighbours, or from round-off beyond collisions.overlap_tolerance.
+// What is done about pairs found overlapping at the start of a drift (find_overlaps.hpp;
+// Richardson, "N rigid-body dynamics", PiTP lectures: "Round-off error and overlaps"). An
+// exact event-driven drift never creates overlaps; they come from initial conditions, from
+// merged spheres growing into neighbours, or from round-off beyond
+// collisions.overlap_tolerance.
 #include <cstdint>
 #include <vector>
 
 #include "rubble/collisions/collision_config.hpp"
+#include "rubble/collisions/find_overlaps.hpp"
 #include "rubble/core/bodies.hpp"
 
 namespace rubble::collisions {
-
-/// An overlapping pair: j is seen from i shifted by `shift` (periodic image; 0 when open).
-struct Overlap {
-    std::int32_t i, j;
-    Vec3 shift;
-    double depth; ///< m, R_i + R_j - |x_j + shift - x_i| > 0
-};
 
 /// Applies the configured strategy to each overlap, in order. `dt` is the step (the repulsive
 /// impulse undoes the overlap in one step), `time` the absolute time for messages. Bodies

@@ -69,8 +69,4 @@ struct ContactImpulse {
 [[nodiscard]] Outcome resolve_collision(const SphereState& s1, const SphereState& s2,
                                         const Restitution& eps);
 
-/// Kinetic energy lost in that collision (J), from the formula above.
-[[nodiscard]] double collision_energy_loss(const SphereState& s1, const SphereState& s2,
-                                           const Restitution& eps);
-
 } // namespace rubble::collisions

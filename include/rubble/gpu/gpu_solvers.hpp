@@ -20,7 +20,9 @@ public:
     ~GpuDirectGravity() override;
     void compute(std::span<const Vec3> pos, std::span<const double> mass, std::span<Vec3> acc,
                  std::span<double> potential) override;
-    [[nodiscard]] std::string name() const override { return "gpu-direct"; }
+    [[nodiscard]] std::string name() const override {
+        return std::string(enum_name(gravity::backend_names, gravity::Backend::gpu_direct));
+    }
     /// Stage times of the last evaluation (CUDA events); the kernel time is `walk`.
     [[nodiscard]] StageTimes last_times() const;
 
@@ -39,7 +41,8 @@ public:
     void compute(std::span<const Vec3> pos, std::span<const double> mass, std::span<Vec3> acc,
                  std::span<double> potential) override;
     [[nodiscard]] std::string name() const override {
-        return mixed_ ? "gpu-tree (mixed precision)" : "gpu-tree";
+        const std::string n(enum_name(gravity::backend_names, gravity::Backend::gpu_tree));
+        return mixed_ ? n + " (mixed precision)" : n;
     }
     [[nodiscard]] StageTimes last_times() const;
     [[nodiscard]] TreeCounts last_counts() const;

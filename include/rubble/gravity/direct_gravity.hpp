@@ -13,7 +13,9 @@ public:
     DirectGravity(double G, double softening);
     void compute(std::span<const Vec3> pos, std::span<const double> mass, std::span<Vec3> acc,
                  std::span<double> potential) override;
-    [[nodiscard]] std::string name() const override { return "direct"; }
+    [[nodiscard]] std::string name() const override {
+        return std::string(enum_name(backend_names, Backend::direct));
+    }
 
 private:
     double G_;

@@ -8,6 +8,7 @@
 #include <span>
 #include <string>
 
+#include "rubble/core/enum_names.hpp"
 #include "rubble/core/types.hpp"
 
 namespace rubble::gravity {
@@ -21,6 +22,17 @@ enum class Backend {
     gpu_direct, ///< O(N^2) on a CUDA GPU (gpu/), the seeds' baseline
     gpu_tree,   ///< the tree built and walked on a CUDA GPU (gpu/)
 };
+
+/// gravity.backend's names.
+inline constexpr EnumNames<Backend, 6> backend_names{{{"auto", Backend::automatic},
+                                                      {"direct", Backend::direct},
+                                                      {"tree", Backend::tree},
+                                                      {"none", Backend::none},
+                                                      {"gpu-direct", Backend::gpu_direct},
+                                                      {"gpu-tree", Backend::gpu_tree}}};
+
+/// gravity.gpu_precision's names, for GravityConfig::gpu_mixed_precision.
+inline constexpr EnumNames<bool, 2> gpu_precision_names{{{"double", false}, {"mixed", true}}};
 
 /// Number of bodies from which `auto` picks the tree: the measured crossover where the tree
 /// (theta = 0.5, hexadecapole, groups of 64) becomes faster than direct summation (AVX-512),

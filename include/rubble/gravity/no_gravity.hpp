@@ -14,7 +14,9 @@ public:
         std::fill(acc.begin(), acc.end(), Vec3::Zero());
         std::fill(potential.begin(), potential.end(), 0.0);
     }
-    [[nodiscard]] std::string name() const override { return "none"; }
+    [[nodiscard]] std::string name() const override {
+        return std::string(enum_name(backend_names, Backend::none));
+    }
 };
 
 } // namespace rubble::gravity

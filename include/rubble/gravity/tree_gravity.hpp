@@ -30,7 +30,9 @@ public:
                 int group_size);
     void compute(std::span<const Vec3> pos, std::span<const double> mass, std::span<Vec3> acc,
                  std::span<double> potential) override;
-    [[nodiscard]] std::string name() const override { return "tree"; }
+    [[nodiscard]] std::string name() const override {
+        return std::string(enum_name(backend_names, Backend::tree));
+    }
     [[nodiscard]] const tree::Octree& tree() const { return tree_; }
 
     /// Walk groups of the last evaluation (node indices, in key order).

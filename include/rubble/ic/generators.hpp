@@ -5,12 +5,22 @@
 #include <cstdint>
 
 #include "rubble/core/bodies.hpp"
+#include "rubble/core/enum_names.hpp"
 #include "rubble/ic/random.hpp"
 
 namespace rubble::ic {
 
 enum class Region { sphere, cube };
 enum class RadiusDistribution { fixed, uniform, power_law };
+
+/// ic.cloud.shape's names.
+inline constexpr EnumNames<Region, 2> region_names{
+    {{"sphere", Region::sphere}, {"cube", Region::cube}}};
+/// ic.cloud.radius_distribution's names.
+inline constexpr EnumNames<RadiusDistribution, 3> radius_distribution_names{
+    {{"fixed", RadiusDistribution::fixed},
+     {"uniform", RadiusDistribution::uniform},
+     {"power_law", RadiusDistribution::power_law}}};
 
 struct RadiusSpec {
     RadiusDistribution distribution = RadiusDistribution::fixed;

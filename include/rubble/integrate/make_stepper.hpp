@@ -9,7 +9,9 @@
 
 namespace rubble::integrate {
 
-/// The event-driven hard-sphere drift when collisions are enabled, else the plain drift.
-[[nodiscard]] std::unique_ptr<Stepper> make_stepper(const collisions::CollisionConfig& collisions);
+/// The event-driven hard-sphere drift (with `collisions`: restitution, guards, walls, periodic
+/// box) when collisions are enabled (collisions.enabled), else the plain drift.
+[[nodiscard]] std::unique_ptr<Stepper> make_stepper(bool collisions_enabled,
+                                                    const collisions::CollisionConfig& collisions);
 
 } // namespace rubble::integrate

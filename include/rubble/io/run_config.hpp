@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "rubble/collisions/collision_config.hpp"
+#include "rubble/core/enum_names.hpp"
 #include "rubble/gravity/gravity_solver.hpp"
 #include "rubble/ic/generators.hpp"
 #include "rubble/io/parameters.hpp"
@@ -13,6 +14,12 @@
 namespace rubble::io {
 
 enum class IcType { cloud, lattice, two_body, file };
+
+/// ic.type's names.
+inline constexpr EnumNames<IcType, 4> ic_type_names{{{"cloud", IcType::cloud},
+                                                     {"lattice", IcType::lattice},
+                                                     {"two_body", IcType::two_body},
+                                                     {"file", IcType::file}}};
 
 /// Most steps a run may have: far below int64's 9.2e18, so step counts and the products the
 /// loop forms from them cannot overflow, and far beyond any real run (1e15 steps of 1 us take
@@ -33,6 +40,9 @@ struct RunConfig {
     std::int64_t n_steps = 0; ///< (0: use t_end)
     gravity::GravityConfig gravity;
     std::int64_t gravity_check_samples = 0; ///< bodies checked against direct summation
+    /// collisions.enabled: the one switch; integrate::make_stepper makes the event-driven
+    /// stepper with `collisions` only when it is set.
+    bool collisions_enabled = false;
     collisions::CollisionConfig collisions;
     /// Where the [[walls]] table of each of collisions.walls is ("run.toml:12"), for messages.
     std::vector<std::string> wall_sources;

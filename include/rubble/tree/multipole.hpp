@@ -169,23 +169,4 @@ RUBBLE_HD RUBBLE_INLINE void multipole_field(T rx, T ry, T rz, T mass, const T* 
     }
 }
 
-/// Runtime-order version for one Multipole: adds to phi and acc (without G).
-RUBBLE_HD inline void evaluate_multipole(const Multipole& m, int order, double rx, double ry,
-                                         double rz, double& phi, double acc[3]) {
-    switch (order) {
-    case 1:
-        multipole_field<1>(rx, ry, rz, m.mass, m.w, 1, phi, acc[0], acc[1], acc[2]);
-        break;
-    case 2:
-        multipole_field<2>(rx, ry, rz, m.mass, m.w, 1, phi, acc[0], acc[1], acc[2]);
-        break;
-    case 3:
-        multipole_field<3>(rx, ry, rz, m.mass, m.w, 1, phi, acc[0], acc[1], acc[2]);
-        break;
-    default:
-        multipole_field<4>(rx, ry, rz, m.mass, m.w, 1, phi, acc[0], acc[1], acc[2]);
-        break;
-    }
-}
-
 } // namespace rubble::tree

@@ -72,7 +72,6 @@ struct Budget {
 
 Budget run_cell(double eps_t) {
     collisions::CollisionConfig c;
-    c.enabled = true;
     c.eps_n = 0.9;
     c.eps_t = eps_t;
     c.walls = {cylinder(1.0, false, 2.0), cylinder(3.0, true, 0.0), plane(-0.5, 1), plane(0.5, -1)};

@@ -35,7 +35,6 @@ Wall floor_at(double z) {
 
 CollisionConfig config_with(std::vector<Wall> walls, double eps_n, double eps_t) {
     CollisionConfig c;
-    c.enabled = true;
     c.eps_n = eps_n;
     c.eps_t = eps_t;
     c.log = true;

@@ -173,7 +173,6 @@ TEST(WallSequence, EngineMatchesASampledAndBisectedReference) {
                      rng.unit_vector());
     }
     collisions::CollisionConfig c;
-    c.enabled = true;
     c.eps_n = 0.8;
     c.eps_t = 0.7;
     c.log = true;

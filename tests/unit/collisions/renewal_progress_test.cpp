@@ -32,7 +32,6 @@ Bodies touching_pair(const Vec3& v) {
 
 CollisionConfig issue_config() {
     CollisionConfig c;
-    c.enabled = true;
     c.eps_n = 0.5;
     c.eps_t = 1.0;
     c.f_crit = 0.01;

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include "rubble/collisions/find_overlaps.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/ic/generators.hpp"
 #include "rubble/ic/validate.hpp"
@@ -27,7 +28,7 @@ TEST(Cloud, SpheresAreInsideTheSphereAndDoNotOverlap) {
         EXPECT_NEAR(b.inertia[i].x(), 0.4 * b.mass[i] * b.radius[i] * b.radius[i],
                     4 * eps * b.inertia[i].x());
     }
-    EXPECT_EQ(find_overlaps(b).count, 0u);
+    EXPECT_TRUE(collisions::find_overlaps(b, collisions::default_overlap_tolerance).empty());
 }
 
 TEST(Cloud, CubeRegionAndSeedReproducibility) {
@@ -86,7 +87,7 @@ TEST(Lattice, TouchingSpheresAreNotOverlaps) {
     LatticeConfig c{4, 3, 2, 2.0, 1.0, 3000.0};
     const Bodies b = make_lattice(c);
     ASSERT_EQ(b.size(), 24u);
-    EXPECT_EQ(find_overlaps(b).count, 0u);
+    EXPECT_TRUE(collisions::find_overlaps(b, collisions::default_overlap_tolerance).empty());
     Vec3 centre = Vec3::Zero();
     for (const auto& p : b.pos)
         centre += p;
@@ -129,9 +130,9 @@ TEST(Validate, OverlapNamesThePairAndTheDepth) {
     b.add_sphere(10, 1.0, 1.0, Vec3(0, 0, 0), Vec3::Zero(), Vec3::Zero());
     b.add_sphere(20, 1.0, 1.0, Vec3(5, 0, 0), Vec3::Zero(), Vec3::Zero());
     b.add_sphere(30, 1.0, 1.0, Vec3(1.5, 0, 0), Vec3::Zero(), Vec3::Zero());
-    const OverlapReport r = find_overlaps(b);
-    ASSERT_EQ(r.count, 1u);
-    EXPECT_DOUBLE_EQ(r.deepest[0].depth(), 0.5);
+    const auto r = collisions::find_overlaps(b, collisions::default_overlap_tolerance);
+    ASSERT_EQ(r.size(), 1u);
+    EXPECT_DOUBLE_EQ(r[0].depth, 0.5);
     try {
         validate_bodies(b, "f.h5");
         FAIL();

@@ -272,3 +272,42 @@ TEST(RunConfig, IntervalsLongerThanAnyRunNeverFire) {
     EXPECT_EQ(interval_steps(1.0, 1e-300), never);
     EXPECT_EQ(interval_steps(1e15, 1.0), 1000000000000000);
 }
+
+// Each string option's table of names (core/enum_names.hpp) is what the parameter table
+// allows and what the typed configuration reads: every name parses to its own value, no two
+// names or values collide, and a set of defaults gives the documented default values.
+template <class E, std::size_t N>
+void expect_one_to_one(const rubble::EnumNames<E, N>& names, const std::string& key) {
+    const ParamSpec* spec = find_spec(key);
+    ASSERT_NE(spec, nullptr) << key;
+    EXPECT_EQ(spec->choices, rubble::enum_names(names)) << key;
+    for (std::size_t a = 0; a < N; ++a) {
+        EXPECT_EQ(rubble::enum_value(names, names[a].name), names[a].value) << key;
+        EXPECT_EQ(rubble::enum_name(names, names[a].value), names[a].name) << key;
+        for (std::size_t b = a + 1; b < N; ++b) {
+            EXPECT_NE(names[a].name, names[b].name) << key;
+            EXPECT_NE(names[a].value, names[b].value) << key;
+        }
+    }
+    EXPECT_FALSE(rubble::enum_value(names, "no such value").has_value()) << key;
+}
+
+TEST(RunConfig, StringOptionsMapOneToOneThroughTheirTables) {
+    expect_one_to_one(rubble::gravity::backend_names, "gravity.backend");
+    expect_one_to_one(rubble::gravity::gpu_precision_names, "gravity.gpu_precision");
+    expect_one_to_one(rubble::collisions::outcome_names, "collisions.outcome");
+    expect_one_to_one(rubble::collisions::restitution_law_names, "collisions.eps_n_law");
+    expect_one_to_one(rubble::collisions::overlap_strategy_names, "collisions.overlaps");
+    expect_one_to_one(ic_type_names, "ic.type");
+    expect_one_to_one(rubble::ic::region_names, "ic.cloud.shape");
+    expect_one_to_one(rubble::ic::radius_distribution_names, "ic.cloud.radius_distribution");
+    ParameterSet p;
+    p.set("integrator.n_steps", std::int64_t{1}, "test");
+    p.set("collisions.overlaps", std::string("repulse"), "test");
+    p.set("ic.cloud.radius_distribution", std::string("power_law"), "test");
+    const RunConfig c = make_run_config(p);
+    EXPECT_EQ(c.gravity.backend, rubble::gravity::Backend::automatic);
+    EXPECT_EQ(c.collisions.overlaps, rubble::collisions::OverlapStrategy::repulse);
+    EXPECT_EQ(c.cloud.radii.distribution, rubble::ic::RadiusDistribution::power_law);
+    EXPECT_EQ(c.ic_type, IcType::cloud);
+}

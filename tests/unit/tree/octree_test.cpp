@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Tree structure invariants, and every neighbour query against brute force on awkward sets:
-// duplicates, coincident points and extreme size ratios.
+// Tree structure invariants and tree gravity on awkward sets: duplicates and coincident
+// points.
 #include <algorithm>
 #include <cstdio>
-#include <set>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -15,17 +14,15 @@
 #include "rubble/tree/octree.hpp"
 
 using namespace rubble;
-using Pairs = std::vector<std::pair<std::int32_t, std::int32_t>>;
 
 namespace {
 
 struct Set {
-    std::vector<Vec3> pos, vel;
-    std::vector<double> mass, radius;
+    std::vector<Vec3> pos;
+    std::vector<double> mass;
 };
 
-// Random bodies with exact duplicates, a pile of coincident points and radii spanning six
-// orders of magnitude (one body 1e3 times larger than the median).
+// Random bodies with exact duplicates and a pile of coincident points.
 Set awkward_set(std::uint64_t seed, std::size_t n) {
     ic::Rng rng(seed);
     Set s;
@@ -34,30 +31,19 @@ Set awkward_set(std::uint64_t seed, std::size_t n) {
         if (i % 17 == 5) p = s.pos[i - 3];        // exact duplicate position
         if (i % 50 == 7) p = Vec3(1.0, 2.0, 3.0); // coincident pile
         s.pos.push_back(p);
-        s.vel.push_back(rng.uniform(0.0, 3.0) * rng.unit_vector());
+        // A speed, a direction and a radius were drawn here for the tree's neighbour queries
+        // (removed); still drawn, so that the sets stay those the gravity tests were written
+        // with.
+        (void)(rng.uniform(0.0, 3.0) * rng.unit_vector()); // (one expression, as it was)
         s.mass.push_back(rng.uniform(0.1, 1.0));
-        s.radius.push_back(std::pow(10.0, rng.uniform(-3.0, 0.3)));
+        (void)rng.uniform(-3.0, 0.3);
     }
-    s.radius[n / 2] = 20.0; // a giant among pebbles
     return s;
-}
-
-Pairs brute_pairs(const Set& s, bool swept, double h) {
-    Pairs out;
-    for (std::size_t i = 0; i < s.pos.size(); ++i)
-        for (std::size_t j = i + 1; j < s.pos.size(); ++j) {
-            const double r = s.radius[i] + s.radius[j];
-            const bool hit = swept ? tree::segment_distance2(s.pos[i], h * s.vel[i], s.pos[j],
-                                                             h * s.vel[j]) <= r * r
-                                   : (s.pos[i] - s.pos[j]).squaredNorm() < r * r;
-            if (hit) out.emplace_back(static_cast<std::int32_t>(i), static_cast<std::int32_t>(j));
-        }
-    return out;
 }
 
 tree::Octree build(const Set& s, int bucket) {
     tree::Octree t;
-    t.build({s.pos, s.mass, s.radius, s.vel}, bucket);
+    t.build({s.pos, s.mass}, bucket);
     return t;
 }
 
@@ -98,57 +84,6 @@ TEST(Octree, NodesPartitionTheSortedBodies) {
         EXPECT_EQ(expected_begin, n.end);
     }
     EXPECT_EQ(leaf_bodies, 3000.0);
-}
-
-TEST(Octree, BallQueryMatchesBruteForce) {
-    const Set s = awkward_set(2, 2000);
-    const tree::Octree t = build(s, 4);
-    ic::Rng rng(3);
-    for (int q = 0; q < 50; ++q) {
-        const Vec3 c = q % 10 == 0 ? Vec3(1.0, 2.0, 3.0) : rng.in_ball(60.0);
-        const double r = rng.uniform(0.0, 15.0);
-        std::vector<std::int32_t> expected;
-        for (std::size_t i = 0; i < s.pos.size(); ++i)
-            if ((s.pos[i] - c).squaredNorm() <= r * r)
-                expected.push_back(static_cast<std::int32_t>(i));
-        EXPECT_EQ(t.bodies_within(c, r), expected) << "query " << q;
-    }
-}
-
-TEST(Octree, OverlappingPairsMatchBruteForce) {
-    for (std::uint64_t seed : {4u, 5u, 6u}) {
-        const Set s = awkward_set(seed, 2500);
-        EXPECT_EQ(build(s, 8).overlapping_pairs(), brute_pairs(s, false, 0.0)) << seed;
-    }
-}
-
-TEST(Octree, SweptPairsMatchBruteForce) {
-    for (double h : {0.0, 0.5, 4.0}) {
-        const Set s = awkward_set(7, 2000);
-        const tree::Octree t = build(s, 8);
-        const Pairs expected = brute_pairs(s, true, h);
-        EXPECT_EQ(t.swept_pairs(h), expected) << "h = " << h;
-        // Per body: the neighbours are exactly the partners in the pair list.
-        for (std::int32_t i : {0, 7, 1000, 1999}) {
-            std::vector<std::int32_t> partners;
-            for (const auto& [a, b] : expected) {
-                if (a == i) partners.push_back(b);
-                if (b == i) partners.push_back(a);
-            }
-            std::sort(partners.begin(), partners.end());
-            EXPECT_EQ(t.swept_neighbours(i, h), partners) << "body " << i << ", h = " << h;
-        }
-    }
-}
-
-TEST(Octree, SegmentDistanceCases) {
-    const Vec3 o = Vec3::Zero();
-    // Parallel segments one apart; a point against a segment; crossing segments.
-    EXPECT_DOUBLE_EQ(tree::segment_distance2(o, Vec3(1, 0, 0), Vec3(0, 1, 0), Vec3(1, 0, 0)), 1.0);
-    EXPECT_DOUBLE_EQ(tree::segment_distance2(Vec3(2, 0, 0), o, o, Vec3(1, 0, 0)), 1.0);
-    EXPECT_DOUBLE_EQ(
-        tree::segment_distance2(Vec3(-1, 0, 1), Vec3(2, 0, 0), Vec3(0, -1, 0), Vec3(0, 2, 0)), 1.0);
-    EXPECT_DOUBLE_EQ(tree::segment_distance2(o, o, Vec3(0, 3, 4), o), 25.0);
 }
 
 TEST(TreeGravity, BitwiseIndependentOfThreadCountAndFiniteForCoincidentPoints) {
