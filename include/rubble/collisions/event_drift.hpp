@@ -16,9 +16,9 @@
 // contact's partner code is wall_event(k), and a wall never changes, so its events turn stale
 // only when their body does. No walls: none of this runs.
 //
-// Seams for what comes later: the pair prediction and the contact resolution are the only
-// places that assume free spheres (rigid aggregates replace them with a rotating-body
-// prediction and an off-centre resolution).
+// A stepper for free spheres only (advance() refuses other bodies): the packed state, the
+// straight-line advance, the centre-to-centre normals, the overlap strategies and merges all
+// assume them. Rigid aggregates add their own stepper (docs/collisions.md, "Seams").
 #include <array>
 #include <cstdint>
 #include <optional>
