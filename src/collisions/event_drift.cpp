@@ -18,6 +18,7 @@
 #include "rubble/collisions/resolve.hpp"
 #include "rubble/collisions/restitution_law.hpp"
 #include "rubble/collisions/wall_overlaps.hpp"
+#include "rubble/core/debug_checks.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/core/stop_request.hpp"
 #include "rubble/integrate/leapfrog.hpp"
@@ -512,6 +513,7 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
         }
     }
     if (!config_.walls.empty()) handle_walls_at_start(b, h, t0, stats);
+    if constexpr (debug_checks) note_start_overlaps();
     const std::size_t n = b.size();
     const auto count = static_cast<std::ptrdiff_t>(n);
     stats.candidate_pairs = neighbours_.pair_count();
@@ -553,8 +555,10 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
                 ++stats.stale_events;
                 continue;
             }
+            if constexpr (debug_checks) check_before_event(b, e, t0);
             advance(e.i, e.time);
             collide_wall(b, e, t0, stats);
+            if constexpr (debug_checks) check_after_event(b, e, t0);
             // Every wall again, the one just hit included: inside a cylinder the next contact
             // may be with the same wall.
             predict_for(e.i, -1, e.time, h);
@@ -580,9 +584,11 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
             if (j_same) predict_after_stale(e.j, e, e.time, h);
             continue;
         }
+        if constexpr (debug_checks) check_before_event(b, e, t0);
         advance(e.i, e.time);
         advance(e.j, e.time);
         collide(b, e, t0, stats);
+        if constexpr (debug_checks) check_after_event(b, e, t0);
         // The absorbed body leaves every list; the merged one has a new centre and radius: a
         // new neighbourhood.
         if (config_.outcome == ContactOutcome::merge) {
@@ -627,6 +633,7 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
             removed[k] = count_[k] == absorbed ? 1 : 0;
         remove_flagged(b, removed); // the lists are rebuilt at the next drift
     }
+    if constexpr (debug_checks) check_end(b, h, t0);
     stats.renewals = neighbours_.renewals();
     if (config_.skin <= 0.0 && alive_count > 0)
         adaptive_skin_.learn(path, stats.collisions, radii / static_cast<double>(alive_count),

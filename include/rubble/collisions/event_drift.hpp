@@ -22,6 +22,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "rubble/boundaries/periodic.hpp"
@@ -155,6 +156,21 @@ private:
     /// what the periodic box allows.
     [[nodiscard]] double skin_for_drift(const Bodies& b, double h);
 
+    // Invariant checks (drift_checks.hpp, event_drift_checks.cpp), called only when
+    // debug_checks (core/debug_checks.hpp); they read, never change, the state.
+    /// Notes the pairs and body-wall contacts overlapping beyond the tolerance at the start
+    /// (after the overlap strategy): the only ones check_after_event lets overlap.
+    void note_start_overlaps();
+    /// Before resolving e: no contact of its bodies predicted afresh comes earlier.
+    void check_before_event(const Bodies& b, const CollisionEvent& e, double t0) const;
+    /// After resolving e: its bodies overlap neither each other, nor their neighbours, nor any
+    /// wall beyond the tolerance at e's time (bounce outcome).
+    void check_after_event(const Bodies& b, const CollisionEvent& e, double t0) const;
+    /// At the end of the drift: positions inside the periodic box, ids consistent.
+    void check_end(const Bodies& b, double h, double t0) const;
+    /// Body k's centre at time t (s into the drift) on its present line (a copy).
+    [[nodiscard]] Vec3 position_at(std::int32_t k, double t) const;
+
     CollisionConfig config_;
     AdaptiveSkin adaptive_skin_;
     NeighbourLists neighbours_; // kept from drift to drift
@@ -198,6 +214,9 @@ private:
     std::vector<CollisionRecord> log_;
     std::vector<Vec3> wall_at_; // m, each wall's point at the start of the drift
     std::vector<boundaries::WallImpulse> wall_impulses_;
+    // (debug_checks only) index pairs i < j, and (body, wall), overlapping at the start.
+    std::vector<std::pair<std::int32_t, std::int32_t>> overlapping_at_start_;
+    std::vector<std::pair<std::int32_t, std::size_t>> wall_overlapping_at_start_;
 };
 
 } // namespace rubble::collisions

@@ -113,9 +113,9 @@ TEST(EventDrift, PolydisperseGasMatchesBruteForce) {
     test::Gas gas = test::lattice_gas(2000, 0.5, 1.0, 5);
     ic::Rng rng(17);
     for (std::size_t i = 0; i < gas.bodies.size(); ++i) {
-        gas.bodies.radius[i] *= std::pow(10.0, -std::pow(rng.uniform(), 2.0));
-        gas.bodies.inertia[i] =
-            Vec3::Constant(0.4 * gas.bodies.mass[i] * gas.bodies.radius[i] * gas.bodies.radius[i]);
+        // Body and sphere alike (the storage invariants, checked under RUBBLE_DEBUG_CHECKS).
+        const double r = gas.bodies.radius[i] * std::pow(10.0, -std::pow(rng.uniform(), 2.0));
+        gas.bodies.set_free_sphere(i, gas.bodies.mass[i], r);
         gas.bodies.spin[i] = rng.unit_vector();
     }
     CollisionConfig c;
