@@ -80,18 +80,8 @@ std::optional<std::size_t> Bodies::index_of(std::int64_t body_id) const {
             return std::nullopt;
         return it->second;
     };
-    if (auto k = known(); k || index_.size() == size()) {
-        // A hit is checked against the row; a miss is final only if the map covers every row
-        // and no row moved (a moved row would also have failed a check, so rebuild then).
-        if (k) return k;
-        bool current = true;
-        for (const auto& [key, row] : index_)
-            if (row >= size() || id[row] != key) {
-                current = false;
-                break;
-            }
-        if (current) return std::nullopt;
-    }
+    if (auto k = known()) return k;
+    // A miss: rows may have been added, removed or reordered since the map was made.
     index_.clear();
     index_.reserve(size());
     for (std::size_t k = 0; k < size(); ++k)

@@ -38,12 +38,7 @@ void add_rigid_body(Bodies& b, std::int64_t id, const std::vector<SpherePart>& p
                     const Vec3& v, const Vec3& w, const Quat& q) {
     const MassProperties p = mass_properties(parts);
     const std::size_t k = b.size();
-    // One body row (and, from resize, one sphere row at zero offset, replaced below).
-    b.resize(k + 1);
-    b.spheres.body.pop_back();
-    b.spheres.offset.pop_back();
-    b.spheres.radius.pop_back();
-    b.spheres.mass.pop_back();
+    resize_table(b, k + 1); // the body row only: its spheres are appended below
     b.id[k] = id;
     b.radius[k] = p.bounding_radius;
     b.pos[k] = x;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Equal-mass test clouds in G = 1 units (total mass 1).
+// Test clouds: equal masses in G = 1 units (total mass 1), and a moving cloud in SI units.
 #include <cmath>
 #include <vector>
 
 #include "rubble/core/bodies.hpp"
+#include "rubble/ic/generators.hpp"
 #include "rubble/ic/random.hpp"
 
 namespace rubble::test {
@@ -28,6 +29,19 @@ inline Bodies plummer_sphere(int n, std::uint64_t seed) {
         const double r = 1.0 / std::sqrt(std::pow(u, -2.0 / 3.0) - 1.0);
         b.add_sphere(i, 1.0 / n, 1e-4, r * rng.unit_vector(), Vec3::Zero(), Vec3::Zero());
     }
+    return b;
+}
+
+/// n non-overlapping spheres of radii 0.5 to 1.5 m in a 100 m cloud, moving and spinning
+/// (v0 0.3 m/s, w0 0.2 rad/s, Omega 0.01 rad/s): every per-body field holds a value of its own.
+inline Bodies moving_cloud(std::int64_t n, std::uint64_t seed) {
+    ic::CloudConfig c;
+    c.n = n;
+    c.size = 100.0;
+    c.radii = {ic::RadiusDistribution::uniform, 1.0, 0.5, 1.5, 0.0};
+    ic::Rng rng(seed);
+    Bodies b = ic::make_cloud(c, rng);
+    ic::apply_motion(b, {0.3, 0.2, 0.01}, rng);
     return b;
 }
 

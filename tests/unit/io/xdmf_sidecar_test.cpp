@@ -18,9 +18,9 @@
 
 #include "cli_runner.hpp"
 #include "rubble/core/error.hpp"
-#include "rubble/ic/generators.hpp"
 #include "rubble/io/run_file.hpp"
 #include "rubble/io/xdmf_sidecar.hpp"
+#include "spheres.hpp"
 #include "temp_dir.hpp"
 
 using namespace rubble;
@@ -28,14 +28,7 @@ using namespace rubble;
 namespace {
 
 Bodies sample_bodies(std::int64_t n) {
-    ic::CloudConfig c;
-    c.n = n;
-    c.size = 100.0;
-    c.radii = {ic::RadiusDistribution::uniform, 1.0, 0.5, 1.5, 0.0};
-    ic::Rng rng(11);
-    Bodies b = ic::make_cloud(c, rng);
-    ic::apply_motion(b, {0.3, 0.2, 0.01}, rng);
-    return b;
+    return test::moving_cloud(n, 11);
 }
 
 Bodies first_bodies(Bodies b, std::size_t n) {
