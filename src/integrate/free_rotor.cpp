@@ -18,12 +18,13 @@ void axis_flow(int a, Quat& q, Vec3& pi, const Vec3& moments, double t) {
 
 } // namespace
 
-void turn_free_rotor(Quat& principal, Vec3& spin, const Vec3& moments, double h) {
-    Vec3 pi = principal.conjugate() * spin; // body-frame angular velocity ...
-    pi = pi.cwiseProduct(moments);          // ... and angular momentum
+double free_rotor_steps(const Vec3& pi, const Vec3& moments, double h) {
     // Sub-steps so that no axis turns by more than free_rotor_max_angle in one.
     const double rate = (pi.cwiseQuotient(moments)).cwiseAbs().maxCoeff();
-    const double steps = std::max(1.0, std::ceil(rate * std::abs(h) / free_rotor_max_angle));
+    return std::max(1.0, std::ceil(rate * std::abs(h) / free_rotor_max_angle));
+}
+
+void split_free_rotor(Quat& principal, Vec3& pi, const Vec3& moments, double h, double steps) {
     const double dt = h / steps;
     for (double k = 0; k < steps; ++k) {
         axis_flow(0, principal, pi, moments, 0.5 * dt);
@@ -32,6 +33,12 @@ void turn_free_rotor(Quat& principal, Vec3& spin, const Vec3& moments, double h)
         axis_flow(1, principal, pi, moments, 0.5 * dt);
         axis_flow(0, principal, pi, moments, 0.5 * dt);
     }
+}
+
+void turn_free_rotor(Quat& principal, Vec3& spin, const Vec3& moments, double h) {
+    Vec3 pi = principal.conjugate() * spin; // body-frame angular velocity ...
+    pi = pi.cwiseProduct(moments);          // ... and angular momentum
+    split_free_rotor(principal, pi, moments, h, free_rotor_steps(pi, moments, h));
     spin = principal * pi.cwiseQuotient(moments);
 }
 

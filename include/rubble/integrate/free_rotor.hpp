@@ -19,4 +19,12 @@ inline constexpr double free_rotor_max_angle = 0.05;
 /// its principal moments (kg m^2, > 0). Both are updated.
 void turn_free_rotor(Quat& principal, Vec3& spin, const Vec3& moments, double h);
 
+/// The number of splitting steps turn_free_rotor takes over h seconds for a body whose
+/// angular momentum in its principal frame is pi (kg m^2/s).
+[[nodiscard]] double free_rotor_steps(const Vec3& pi, const Vec3& moments, double h);
+
+/// `steps` splitting steps of h / steps each: `principal` and the principal-frame angular
+/// momentum pi are updated (what turn_free_rotor does once it has chosen the steps).
+void split_free_rotor(Quat& principal, Vec3& pi, const Vec3& moments, double h, double steps);
+
 } // namespace rubble::integrate
