@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/collisions/rigid_predict.hpp"
 
+#include "rubble/collisions/predict.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -14,6 +16,10 @@ namespace {
 // contact grazed at vanishing normal speed, where the gap's curvature is all there is, takes
 // more.
 constexpr int max_steps = 500;
+
+// The bounding spheres are grown by this factor against the round-off of the reach
+// |offset| + R, so that round-off cannot make them miss where spheres touch.
+constexpr double bound_margin = 1.0 + 1e-12;
 
 // A sphere's centre and velocity at one instant.
 struct PointState {
@@ -36,7 +42,8 @@ struct PairSearch {
     const Vec3& offset2;
     Vec3 shift;
     double sigma; // m, R_a + R_b
-    double g2;    // s^-2 m, bound on |g''| where g >= 0
+    double speed; // m/s, bound on |g'| (and on |d'|) everywhere
+    double g2;    // s^-2 m, bound on |g''| where g >= 0 and both paths are smooth
 
     struct Gap {
         double g, rate; // m, m/s
@@ -89,32 +96,38 @@ struct PairSearch {
         const double resolution =
             4.0 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), std::abs(until));
         for (int k = 0; k < max_steps; ++k) {
-            const double s = safe_step(gap);
-            const double next = t + s;
-            if (!(next <= until)) {
-                // (s infinite or NaN included.) The bound holds only up to the end of both
-                // paths' present splitting steps: search on from there if it comes first.
-                const double end = smooth_until(t);
-                if (!(end < until)) return std::nullopt;
-                t = end;
-            } else if (s <= resolution) {
-                return next;
-            } else {
-                t = std::min(next, smooth_until(t));
-            }
+            const double next = safe_until(t, gap);
+            if (!(next <= until)) return std::nullopt; // (infinite or NaN included)
+            if (next - t <= resolution) return next;
+            t = next;
             gap = gap_at(t);
-            if (!(gap.g > 0.0)) return t; // reached at round-off (no root before: the bound)
+            if (!(gap.g > 0.0)) return t; // reached at round-off (no root before: the bounds)
         }
         return t;
     }
+
+    // The latest time after t, where the gap is `gap` > 0, before which the gap provably stays
+    // positive: the parabola's root while both paths stay smooth, or the first-order bound
+    // g / speed, which holds across the ends of splitting steps too, whichever reaches
+    // further.
+    [[nodiscard]] double safe_until(double t, const Gap& gap) const {
+        const double first = t + gap.g / speed;
+        const double second = std::min(t + safe_step(gap), smooth_until(t));
+        return std::max(first, second);
+    }
 };
 
-double gap_curvature_bound(const RigidMotion& b1, double rho1, const RigidMotion& b2, double rho2,
-                           double sigma) {
-    const double v =
-        (b2.vel - b1.vel).norm() + b1.rotor.rate_bound() * rho1 + b2.rotor.rate_bound() * rho2;
-    const double a = b1.rotor.acceleration_bound() * rho1 + b2.rotor.acceleration_bound() * rho2;
-    return a + v * v / sigma;
+// The search for spheres s1 of body1 and s2 of body2: with |d'| <= V and |d''| <= A (rigid
+// motion bounds of the two paths, see the header), |g'| <= V and |g''| <= A + V^2 / sigma.
+PairSearch make_search(const RigidMotion& body1, const PartSphere& s1, const RigidMotion& body2,
+                       const PartSphere& s2, const Vec3& shift) {
+    const double rho1 = s1.offset.norm(), rho2 = s2.offset.norm();
+    const double sigma = s1.radius + s2.radius;
+    const double v = (body2.vel - body1.vel).norm() + body1.rotor.rate_bound() * rho1 +
+                     body2.rotor.rate_bound() * rho2;
+    const double a =
+        body1.rotor.acceleration_bound() * rho1 + body2.rotor.acceleration_bound() * rho2;
+    return PairSearch{body1, body2, s1.offset, s2.offset, shift, sigma, v, a + v * v / sigma};
 }
 
 } // namespace
@@ -122,15 +135,7 @@ double gap_curvature_bound(const RigidMotion& b1, double rho1, const RigidMotion
 std::optional<double> first_touch(const RigidMotion& body1, const PartSphere& s1,
                                   const RigidMotion& body2, const PartSphere& s2, const Vec3& shift,
                                   double now, double until) {
-    const double sigma = s1.radius + s2.radius;
-    const PairSearch search{
-        body1,
-        body2,
-        s1.offset,
-        s2.offset,
-        shift,
-        sigma,
-        gap_curvature_bound(body1, s1.offset.norm(), body2, s2.offset.norm(), sigma)};
+    const PairSearch search = make_search(body1, s1, body2, s2, shift);
     return search.from(now, search.gap_at(now), until);
 }
 
@@ -142,7 +147,7 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
     // Every sphere's place and path velocity at `now`, once: the pairs' first gaps and steps
     // come from them, and the pairs are searched in the order of their first safe step, each
     // only up to the earliest contact found so far.
-    const auto states = [now](const RigidMotion& m, std::span<const PartSphere> parts) {
+    const auto states = [&now](const RigidMotion& m, std::span<const PartSphere> parts) {
         Vec3 w;
         const Quat q = m.rotor.principal_at(now - m.time, w);
         const Vec3 centre = m.pos + (now - m.time) * m.vel;
@@ -154,6 +159,25 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
         }
         return out;
     };
+    // No sphere can touch before the bodies' bounding spheres about their centres of mass
+    // (which move on straight lines) do: their exact contact time (predict.hpp) rules out most
+    // neighbouring pairs at once, and the search starts from it.
+    const auto reach = [](std::span<const PartSphere> parts) {
+        double r = 0.0;
+        for (const PartSphere& p : parts)
+            r = std::max(r, p.offset.norm() + p.radius);
+        return r;
+    };
+    const double reach_sum = (reach(parts1) + reach(parts2)) * bound_margin;
+    const Vec3 r = (body2.pos + (now - body2.time) * body2.vel + shift) -
+                   (body1.pos + (now - body1.time) * body1.vel);
+    if (r.squaredNorm() > reach_sum * reach_sum) {
+        // Apart: they meet where the bounding spheres first touch, or never (receding or
+        // passing; the bounding spheres of bodies that overlap now say nothing).
+        const auto dt = predict_contact(r, body2.vel - body1.vel, reach_sum);
+        if (!dt || now + *dt > until) return std::nullopt;
+        now += *dt;
+    }
     const std::vector<PointState> p1 = states(body1, parts1), p2 = states(body2, parts2);
     struct Candidate {
         double earliest;
@@ -164,18 +188,10 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
     std::optional<RigidContact> best;
     for (std::size_t a = 0; a < parts1.size(); ++a) {
         for (std::size_t b = 0; b < parts2.size(); ++b) {
-            const double sigma = parts1[a].radius + parts2[b].radius;
-            const PairSearch search{body1,
-                                    body2,
-                                    parts1[a].offset,
-                                    parts2[b].offset,
-                                    shift,
-                                    sigma,
-                                    gap_curvature_bound(body1, parts1[a].offset.norm(), body2,
-                                                        parts2[b].offset.norm(), sigma)};
+            const PairSearch search = make_search(body1, parts1[a], body2, parts2[b], shift);
             const Vec3 d = p2[b].x + shift - p1[a].x;
             const double dist = d.norm();
-            const PairSearch::Gap gap{dist - sigma, d.dot(p2[b].v - p1[a].v) / dist};
+            const PairSearch::Gap gap{dist - search.sigma, d.dot(p2[b].v - p1[a].v) / dist};
             if (!(gap.g > 0.0)) {
                 // Touching now: a contact now if approaching (the earliest possible).
                 const auto t = search.from(now, gap, until);
@@ -183,7 +199,7 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
                     best = RigidContact{*t, static_cast<int>(a), static_cast<int>(b)};
                 continue;
             }
-            const double earliest = now + search.safe_step(gap);
+            const double earliest = search.safe_until(now, gap);
             if (earliest <= until)
                 candidates.push_back(
                     Candidate{earliest, static_cast<int>(a), static_cast<int>(b), gap});
@@ -195,15 +211,7 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
         const double limit = best ? std::min(until, best->time) : until;
         if (c.earliest > limit) break;
         const auto a = static_cast<std::size_t>(c.a), b = static_cast<std::size_t>(c.b);
-        const double sigma = parts1[a].radius + parts2[b].radius;
-        const PairSearch search{body1,
-                                body2,
-                                parts1[a].offset,
-                                parts2[b].offset,
-                                shift,
-                                sigma,
-                                gap_curvature_bound(body1, parts1[a].offset.norm(), body2,
-                                                    parts2[b].offset.norm(), sigma)};
+        const PairSearch search = make_search(body1, parts1[a], body2, parts2[b], shift);
         const auto t = search.from(now, c.gap, limit);
         if (t && (!best || *t < best->time)) best = RigidContact{*t, c.a, c.b};
     }

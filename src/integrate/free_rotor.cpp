@@ -10,10 +10,9 @@ namespace {
 // The flow of pi_a^2 / (2 I_a) for a time t: the body turns about its principal axis a at the
 // constant rate pi_a / I_a, so Q <- Q R_a(theta) and pi = Q^T L <- R_a(-theta) pi.
 void axis_flow(int a, Quat& q, Vec3& pi, const Vec3& moments, double t) {
-    const double theta = t * pi[a] / moments[a];
-    const Vec3 axis = Vec3::Unit(a);
-    q = (q * Quat(Eigen::AngleAxisd(theta, axis))).normalized();
-    pi = Eigen::AngleAxisd(-theta, axis) * pi;
+    const AxisRotation r = axis_rotation(a, t * pi[a] / moments[a]);
+    q = (q * r.q).normalized();
+    pi = r.back(pi);
 }
 
 } // namespace

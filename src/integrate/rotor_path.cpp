@@ -137,10 +137,10 @@ Quat RotorPath::principal_at(double t, Vec3& angular_velocity) const {
         const double dtheta = c * (pi[a] + s * dpi[a]) / moments_[a];
         const Vec3 axis = Vec3::Unit(a);
         omega += dtheta * (q * axis);
-        q = (q * Quat(Eigen::AngleAxisd(theta, axis))).normalized();
-        const Eigen::AngleAxisd back(-theta, axis);
-        pi = back * pi;
-        dpi = back * dpi - dtheta * axis.cross(pi);
+        const AxisRotation r = axis_rotation(a, theta);
+        q = (q * r.q).normalized();
+        pi = r.back(pi);
+        dpi = r.back(dpi) - dtheta * axis.cross(pi);
     }
     angular_velocity = omega;
     return q;

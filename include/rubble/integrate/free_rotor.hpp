@@ -7,12 +7,36 @@
 // symmetric composition 1(h/2) 2(h/2) 3(h) 2(h/2) 1(h/2) is symplectic, time-reversible and
 // second order; the angular momentum in the inertial frame is kept to round-off by every
 // sub-step. A body turning fast is split into sub-steps of at most max_angle radians.
+#include <cmath>
+
 #include "rubble/core/types.hpp"
 
 namespace rubble::integrate {
 
 /// Largest rotation angle (rad) of one splitting step; more sub-steps are taken above it.
 inline constexpr double free_rotor_max_angle = 0.05;
+
+/// A rotation by theta about principal axis a (0, 1, 2): as a quaternion, and as the plane
+/// rotation that turns vectors back by -theta about that axis (one sincos for both).
+struct AxisRotation {
+    Quat q;
+    double cos, sin; // of theta
+    int a;
+    /// R_a(-theta) v.
+    [[nodiscard]] Vec3 back(const Vec3& v) const {
+        const int b = (a + 1) % 3, c = (a + 2) % 3;
+        Vec3 out = v;
+        out[b] = cos * v[b] + sin * v[c];
+        out[c] = cos * v[c] - sin * v[b];
+        return out;
+    }
+};
+[[nodiscard]] inline AxisRotation axis_rotation(int a, double theta) {
+    const double s = std::sin(0.5 * theta), c = std::cos(0.5 * theta);
+    Quat q(c, 0.0, 0.0, 0.0);
+    q.vec()[a] = s;
+    return AxisRotation{q, c * c - s * s, 2.0 * s * c, a};
+}
 
 /// Turns a body for h seconds without torque. `principal` is the rotation from its principal
 /// frame to the inertial frame, `spin` its angular velocity (inertial frame, rad/s), `moments`
