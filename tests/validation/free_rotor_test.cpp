@@ -139,8 +139,9 @@ TopErrors symmetric_top(double h, double T) {
 
 TEST(FreeRotor, SymmetricTopPrecessesAtTheAnalyticRateOnItsCone) {
     const double T = 60.0; // about ten precession periods
-    // |w| h = 0.039 and 0.020: one splitting step per drift (below free_rotor_max_angle).
-    const TopErrors e1 = symmetric_top(0.04, T), e2 = symmetric_top(0.02, T);
+    // |L| h / I_min = 0.046 and 0.023 < free_rotor_max_angle: one splitting step per drift,
+    // whether the sub-steps are counted from max_a |w_a| or from its bound |L| / I_min.
+    const TopErrors e1 = symmetric_top(0.03, T), e2 = symmetric_top(0.015, T);
     std::printf("[measured] symmetric top, Omega_p %.4f rad/s, cone %.4f rad: axis error at T "
                 "%.3e / %.3e (bound %.3e / %.3e), cone-angle error %.3e / %.3e (bound %.3e)\n",
                 e1.precession_rate, e1.cone_angle, e1.axis, e2.axis, e1.axis_max, e2.axis_max,
@@ -166,7 +167,8 @@ const Vec3 flip_moments(1.0, 2.0, 3.0);
 const Vec3 flip_w0(0.1, 1.0, 0.08);
 
 // Mean spacing of the sign changes of w2 over six flips, integrated by the splitting with
-// step h (|w| h <= free_rotor_max_angle: one splitting step per call).
+// step h (|L| h / I_min <= free_rotor_max_angle for h <= 0.024: one splitting step per call,
+// whether the sub-steps are counted from max_a |w_a| or from its bound |L| / I_min).
 double splitting_flip_time(double h, double t_end) {
     Quat q = Quat::Identity();
     Vec3 w = flip_w0;
@@ -184,8 +186,8 @@ double splitting_flip_time(double h, double t_end) {
 
 TEST(FreeRotor, IntermediateAxisFlipPeriodMatchesTheEllipticFunctionSolution) {
     const double T = flip_period(flip_moments, flip_w0), t_end = 3.2 * T;
-    const double e1 = std::abs(2.0 * splitting_flip_time(0.04, t_end) / T - 1.0);
-    const double e2 = std::abs(2.0 * splitting_flip_time(0.02, t_end) / T - 1.0);
+    const double e1 = std::abs(2.0 * splitting_flip_time(0.02, t_end) / T - 1.0);
+    const double e2 = std::abs(2.0 * splitting_flip_time(0.01, t_end) / T - 1.0);
     // Near the separatrix the period depends on the energy through K(k): the splitting keeps
     // |L| exactly and the energy within O((|w| h)^2), and a relative energy error dE/E changes
     // T by (d ln T / d ln E) dE/E at fixed |L|. That amplification (from the analytic period,
@@ -195,11 +197,11 @@ TEST(FreeRotor, IntermediateAxisFlipPeriodMatchesTheEllipticFunctionSolution) {
     const double amplification =
         std::abs(std::log(flip_period(flip_moments, twoE * (1.0 + dE), M2) / T) / dE) + 1.0;
     const double w = flip_w0.norm();
-    std::printf("[measured] Dzhanibekov flip: T %.6f s, relative period error %.3e (h 0.04) "
-                "%.3e (h 0.02), bound %.3e (amplification %.2f)\n",
-                T, e1, e2, amplification * rate_error_bound(flip_moments, w, 0.04), amplification);
-    EXPECT_LT(e1, amplification * rate_error_bound(flip_moments, w, 0.04));
-    EXPECT_LT(e2, amplification * rate_error_bound(flip_moments, w, 0.02));
+    std::printf("[measured] Dzhanibekov flip: T %.6f s, relative period error %.3e (h 0.02) "
+                "%.3e (h 0.01), bound %.3e (amplification %.2f)\n",
+                T, e1, e2, amplification * rate_error_bound(flip_moments, w, 0.02), amplification);
+    EXPECT_LT(e1, amplification * rate_error_bound(flip_moments, w, 0.02));
+    EXPECT_LT(e2, amplification * rate_error_bound(flip_moments, w, 0.01));
     ASSERT_GT(e2, 1e6 * eps);
     EXPECT_GT(e1 / e2, test::order2_ratio_min);
     EXPECT_LT(e1 / e2, test::order2_ratio_max);
@@ -253,4 +255,45 @@ TEST(FreeRotor, AsymmetricTopKeepsAngularMomentumAndABoundedEnergyOverManyPeriod
     EXPECT_LT(dE, rate_error_bound(I, w0.norm(), h));
     EXPECT_LT(dE_last, 1.5 * dE_first);
     EXPECT_GT(dE, 1e6 * eps); // the check sees the scheme's error, not round-off
+}
+
+namespace {
+
+// Largest relative energy error of the asymmetric top over the first and the last tenth of
+// `rotations` rotations, turned by calls of length h.
+std::pair<double, double> energy_error_first_last(double h, long rotations) {
+    const Vec3 I(1.0, 2.0, 3.0), w0(0.6, 0.3, 0.8);
+    const auto calls = static_cast<long>(static_cast<double>(rotations) * 2.0 * pi / w0.norm() / h);
+    const double E0 = 0.5 * w0.dot(I.cwiseProduct(w0));
+    Quat q = Quat::Identity();
+    Vec3 w = w0;
+    double first = 0.0, last = 0.0;
+    for (long s = 0; s < calls; ++s) {
+        integrate::turn_free_rotor(q, w, I, h);
+        const Vec3 wb = q.conjugate() * w;
+        const double e = std::abs(0.5 * wb.dot(I.cwiseProduct(wb)) / E0 - 1.0);
+        if (s < calls / 10) first = std::max(first, e);
+        if (s >= calls - calls / 10) last = std::max(last, e);
+    }
+    return {first, last};
+}
+
+} // namespace
+
+// A drift longer than one splitting step is cut into sub-steps whose number turn_free_rotor
+// takes from the body's current fastest axis rate, max_a |w_a|, which the motion changes: the
+// step length then depends on the state, the composed map is no longer symplectic, and the
+// energy drifts (Hairer, Lubich & Wanner 2006, sec. VIII.1: variable steps destroy the
+// near-conservation of a symplectic method). Measured: calls of 1.5 s (18 to 24 sub-steps)
+// drift by 2.6e-3 in 1e3 rotations and 5.6e-2 in 1e6; calls of one sub-step (0.04 s) keep
+// 3.9e-6 with no drift. Proposed fix (src/integrate/free_rotor.cpp, not changed here): take
+// the count from a quantity the flow conserves exactly, the bound |L| / I_min >= max_a |w_a|
+// (|L| = |pi| is kept by every axis flow), so that it is the same on every call. Disabled until
+// that fix lands; enable it with it.
+TEST(FreeRotor, DISABLED_EnergyDoesNotDriftWhenADriftTakesSeveralSubSteps) {
+    const auto [first, last] = energy_error_first_last(1.5, 5000);
+    std::printf("[measured] calls of 1.5 s, 5000 rotations: max |E - E0| / E0 first tenth "
+                "%.3e, last tenth %.3e\n",
+                first, last);
+    EXPECT_LT(last, 1.5 * first);
 }
