@@ -284,7 +284,7 @@ std::pair<double, double> energy_error_first_last(double h, long rotations) {
 // takes from the body's current fastest axis rate, max_a |w_a|, which the motion changes: the
 // step length then depends on the state, the composed map is no longer symplectic, and the
 // energy drifts (Hairer, Lubich & Wanner 2006, sec. VIII.1: variable steps destroy the
-// near-conservation of a symplectic method). Measured: calls of 1.5 s (18 to 24 sub-steps)
+// near-conservation of a symplectic method). Measured: calls of 1.5 s (up to 24 sub-steps)
 // drift by 2.6e-3 in 1e3 rotations and 5.6e-2 in 1e6; calls of one sub-step (0.04 s) keep
 // 3.9e-6 with no drift. Proposed fix (src/integrate/free_rotor.cpp, not changed here): take
 // the count from a quantity the flow conserves exactly, the bound |L| / I_min >= max_a |w_a|
