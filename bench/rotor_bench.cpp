@@ -41,9 +41,9 @@ void report(benchmark::State& state, const Drifts& d, double rotations, double s
 // The drift's splitting, called range(1) times a rotation (the energy is sampled after each
 // call), or with range(1) = 0 in calls of one splitting step each: h |L| / I_min =
 // free_rotor_max_angle, so max_a |w_a| h stays below it. Longer calls are cut into sub-steps
-// whose number turn_free_rotor takes from the current max_a |w_a|: a state-dependent step,
-// which costs the splitting its energy conservation (tests/validation/free_rotor_test.cpp,
-// FreeRotor.DISABLED_EnergyDoesNotDriftWhenADriftTakesSeveralSubSteps).
+// whose number turn_free_rotor takes from |L| / I_min, the same on every call
+// (tests/validation/free_rotor_test.cpp, FreeRotor.EnergyDoesNotDriftWhenADriftTakesSeveral-
+// SubSteps).
 void BM_RotorSplitting(benchmark::State& state) {
     const auto rotations = static_cast<double>(state.range(0));
     const double rotation = 2.0 * pi / w0.norm();
@@ -60,9 +60,9 @@ void BM_RotorSplitting(benchmark::State& state) {
         d.energy_max = 0.0;
         steps = 0.0;
         for (double k = 0; k < calls * rotations; ++k) {
-            // The sub-step count turn_free_rotor takes: its fastest body-frame axis rate.
-            const double rate = (q.conjugate() * w).cwiseAbs().maxCoeff();
-            steps += std::max(1.0, std::ceil(rate * h / integrate::free_rotor_max_angle));
+            // The sub-step count turn_free_rotor takes.
+            steps += integrate::free_rotor_steps(moments.cwiseProduct(q.conjugate() * w),
+                                                 moments, h);
             integrate::turn_free_rotor(q, w, moments, h);
             d.energy_max = std::max(d.energy_max, std::abs(energy(q.conjugate() * w) / E0 - 1.0));
         }

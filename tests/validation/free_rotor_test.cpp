@@ -280,17 +280,14 @@ std::pair<double, double> energy_error_first_last(double h, long rotations) {
 
 } // namespace
 
-// A drift longer than one splitting step is cut into sub-steps whose number turn_free_rotor
-// takes from the body's current fastest axis rate, max_a |w_a|, which the motion changes: the
-// step length then depends on the state, the composed map is no longer symplectic, and the
-// energy drifts (Hairer, Lubich & Wanner 2006, sec. VIII.1: variable steps destroy the
-// near-conservation of a symplectic method). Measured: calls of 1.5 s (up to 24 sub-steps)
-// drift by 2.6e-3 in 1e3 rotations and 5.6e-2 in 1e6; calls of one sub-step (0.04 s) keep
-// 3.9e-6 with no drift. Proposed fix (src/integrate/free_rotor.cpp, not changed here): take
-// the count from a quantity the flow conserves exactly, the bound |L| / I_min >= max_a |w_a|
-// (|L| = |pi| is kept by every axis flow), so that it is the same on every call. Disabled until
-// that fix lands; enable it with it.
-TEST(FreeRotor, DISABLED_EnergyDoesNotDriftWhenADriftTakesSeveralSubSteps) {
+// A drift longer than one splitting step is cut into sub-steps. Their number must not depend
+// on the state, or the step length would, the composed map would no longer be symplectic, and
+// the energy would drift (Hairer, Lubich & Wanner 2006, sec. VIII.1: variable steps destroy
+// the near-conservation of a symplectic method). turn_free_rotor counts them from
+// |L| / I_min, which the flow conserves exactly; counted from the present fastest axis rate,
+// as it once was, calls of 1.5 s (up to 24 sub-steps) drifted by 2.6e-3 in 1e3 rotations and
+// 5.6e-2 in 1e6, while calls of one sub-step (0.04 s) kept 3.9e-6 with no drift.
+TEST(FreeRotor, EnergyDoesNotDriftWhenADriftTakesSeveralSubSteps) {
     const auto [first, last] = energy_error_first_last(1.5, 5000);
     std::printf("[measured] calls of 1.5 s, 5000 rotations: max |E - E0| / E0 first tenth "
                 "%.3e, last tenth %.3e\n",
