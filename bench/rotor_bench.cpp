@@ -61,8 +61,8 @@ void BM_RotorSplitting(benchmark::State& state) {
         steps = 0.0;
         for (double k = 0; k < calls * rotations; ++k) {
             // The sub-step count turn_free_rotor takes.
-            steps += integrate::free_rotor_steps(moments.cwiseProduct(q.conjugate() * w),
-                                                 moments, h);
+            steps +=
+                integrate::free_rotor_steps(moments.cwiseProduct(q.conjugate() * w), moments, h);
             integrate::turn_free_rotor(q, w, moments, h);
             d.energy_max = std::max(d.energy_max, std::abs(energy(q.conjugate() * w) / E0 - 1.0));
         }
