@@ -40,9 +40,10 @@ namespace rubble::boundaries {
 /// a t^2 + 2 b t + c = 0 (a = w.w, b = q.w, c = q.q - s^2 < 0), whose discriminant
 /// b^2 - a c = b^2 + a |c| is a sum of positive terms, taken as (sqrt(D) - b) / a for b <= 0 and
 /// as -c / (b + sqrt(D)) for b > 0 (no cancellation either way). Inside, a centre at or
-/// beyond s moving outwards (b > 0) collides now; moving inwards it is going back: nothing;
-/// exactly tangentially (b = 0) nothing either, as for pairs at rest relative to each other
-/// (its normal velocity is zero, so a contact could not change it, and would repeat).
+/// beyond s moving outwards (b > 0) collides now; moving inwards (b < 0: just bounced off,
+/// c >= 0 by round-off) it crosses the disc to the far side, the larger root again; exactly
+/// tangentially (b = 0) nothing, as for pairs at rest relative to each other (its normal
+/// velocity is zero, so a contact could not change it, and would repeat).
 [[nodiscard]] inline std::optional<double> predict_cylinder_contact(const Vec3& d, const Vec3& v,
                                                                     const Vec3& a, double R,
                                                                     double r, bool inside) {
@@ -53,8 +54,13 @@ namespace rubble::boundaries {
     const double b = q.dot(w);
     const double c = q.squaredNorm() - s * s;
     if (!(c < 0.0)) {
-        if (b > 0.0) return 0.0; // at or beyond the surface and moving out: now
-        return std::nullopt;     // moving back in (or NaN)
+        if (b > 0.0) return 0.0;             // at or beyond the surface and moving out: now
+        if (!(b < 0.0)) return std::nullopt; // tangential (or NaN)
+        // Moving back in, as just after a contact with c >= 0 by round-off: it crosses the
+        // disc and meets the far side at the larger root (when the line enters the disc).
+        const double aa = w.squaredNorm(), D = b * b - aa * c;
+        if (!(D >= 0.0)) return std::nullopt;
+        return (std::sqrt(D) - b) / aa;
     }
     const double aa = w.squaredNorm();
     if (!(aa > 0.0)) return std::nullopt; // moving along the axis only
