@@ -237,12 +237,12 @@ std::vector<ParamSpec> make_wall_specs() {
     return {
         text("walls.type", "-",
              "plane: an infinite plane, bodies on the side its normal points to; box: a closed "
-             "box of six planes facing inwards; cylinder: an infinite circular cylinder, bodies "
-             "inside or outside it",
+             "box of six planes facing inwards; cylinder: a circular cylinder, infinite (bodies "
+             "inside or outside it) or finite (a closed can, a solid post, an open tube)",
              {"plane", "box", "cylinder"}),
         vec("walls.point", "m", "-",
-            "plane: a point of the plane; cylinder: a point of the axis (at t = 0; it moves with "
-            "velocity)"),
+            "plane: a point of the plane; cylinder: a point of the axis, the centre of the first "
+            "end of a finite one (at t = 0; it moves with velocity)"),
         vec("walls.normal", "", "-",
             "plane: normal towards the bodies' side (any length > 0; normalised); the plane "
             "turns about it through point at angular_velocity"),
@@ -253,11 +253,16 @@ std::vector<ParamSpec> make_wall_specs() {
             "turns the cylinder about it, right-handed"),
         positive("walls.radius", "m", "-", "cylinder: radius of its surface"),
         text("walls.side", "\"inside\"",
-             "cylinder: where the bodies are, inside or outside its surface",
+             "cylinder: where the bodies are, inside or outside its surface (an open finite "
+             "tube has both: leave it out)",
              {"inside", "outside"}),
         non_negative("walls.length", "m", "0.0",
-                     "cylinder: 0 = infinite (the only kind supported: bound a tube with plane "
-                     "walls)"),
+                     "cylinder: 0 = infinite; > 0: finite, from point to point + length axis, "
+                     "with rim edges at both ends"),
+        boolean("walls.caps", "false",
+                "finite cylinder: closed by two flat end discs (a can with side = inside, a "
+                "solid post with side = outside) or open (a thin tube; spheres leave through "
+                "its ends); the caps turn with the cylinder"),
         vec("walls.velocity", "m/s", "[0.0, 0.0, 0.0]",
             "every type: constant velocity at which the wall translates"),
         real("walls.angular_velocity", "rad/s", "0.0",

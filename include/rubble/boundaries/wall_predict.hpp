@@ -3,7 +3,8 @@
 // When does a sphere moving on a straight line touch a wall (wall.hpp)? Inside a drift of the
 // KDK leapfrog every body moves on a straight line and every wall translates at a constant
 // velocity, so the contact is predicted exactly, as for sphere pairs (collisions/predict.hpp):
-// linear for a plane, quadratic for a cylinder. The rules that keep round-off from letting a
+// linear for a plane, quadratic for a cylinder (finite ones: finite_cylinder.hpp, whose rims
+// need a quartic). The rules that keep round-off from letting a
 // sphere through are the same as for pairs (Bannerman, Strobl, Formella & Poschel 2014, Comput.
 // Part. Mech. 1, 191): a sphere touching or overlapping the wall while moving into it collides
 // now (t = 0); one moving away, or at rest relative to the wall, never does; roots are taken in
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <optional>
 
+#include "rubble/boundaries/finite_cylinder.hpp"
 #include "rubble/boundaries/wall.hpp"
 #include "rubble/collisions/predict.hpp"
 #include "rubble/core/types.hpp"
@@ -75,6 +77,7 @@ predict_wall_contact(const Wall& w, const Vec3& p, const Vec3& x, const Vec3& v,
     const Vec3 d = x - p;
     const Vec3 rel = v - w.velocity;
     if (w.shape == WallShape::plane) return predict_plane_contact(d, rel, w.normal, r);
+    if (w.length > 0.0) return predict_finite_cylinder_contact(w, d, rel, r);
     return predict_cylinder_contact(d, rel, w.normal, w.radius, r, w.inside);
 }
 
@@ -91,6 +94,7 @@ wall_contact_ago(const Wall& w, const Vec3& p, const Vec3& x, const Vec3& v, dou
         if (!(vn > 0.0) || !(gap < 0.0)) return std::nullopt;
         return -gap / vn;
     }
+    if (w.length > 0.0) return finite_cylinder_contact_ago(w, d, v - w.velocity, r);
     // Reversed, the centre re-enters the disc of radius R - r (inside) or leaves the disc of
     // radius R + r (outside): the other side's formula.
     const Vec3 q = d - d.dot(w.normal) * w.normal;
