@@ -191,9 +191,16 @@ std::vector<ParamSpec> make_specs() {
         boolean("ic.centre_of_mass_frame", "true",
                 "Move the generated bodies to the centre-of-mass frame (at rest at the origin)"),
         integer("ic.cloud.n", "1000", "Number of spheres in the cloud", 1),
-        text("ic.cloud.shape", "\"sphere\"", "Region filled uniformly",
+        text("ic.cloud.shape", "\"sphere\"",
+             "Region filled uniformly, centred on the origin: a sphere, a cube, or an annulus "
+             "about the z axis (the gap of a Taylor-Couette cell)",
              enum_names(ic::region_names)),
-        positive("ic.cloud.size", "m", "1000.0", "Radius of the sphere or edge of the cube"),
+        positive("ic.cloud.size", "m", "1000.0",
+                 "Radius of the sphere, edge of the cube, or outer radius of the annulus"),
+        non_negative("ic.cloud.inner_radius", "m", "0.0",
+                     "annulus: inner radius (< size; 0: a full cylinder)"),
+        non_negative("ic.cloud.height", "m", "0.0",
+                     "annulus: height along z, from -height/2 to height/2 (required, > 0)"),
         text("ic.cloud.radius_distribution", "\"fixed\"",
              "Sphere radii: fixed = ic.cloud.radius; uniform in [radius_min, radius_max]; "
              "power_law dN/dR ~ R^-q in [radius_min, radius_max]",
