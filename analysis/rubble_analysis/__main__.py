@@ -3,6 +3,7 @@
   /usr/bin/python3 -m rubble_analysis quicklook RUN.h5 [--output PNG]
   /usr/bin/python3 -m rubble_analysis report RUN.h5 [--output DIR] [--tolerance T] [--bound]
   /usr/bin/python3 -m rubble_analysis compare RUN.h5 RUN.h5 ... [--output DIR]
+  /usr/bin/python3 -m rubble_analysis couette RUN.h5 [--bins N] [--since T] [--output PNG]
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import warnings
 from pathlib import Path
 
 from .compare import compare
+from .couette import couette_profile, format_profile, plot_profile
 from .quicklook import quicklook
 from .reader import RunFormatError, check_before_reading
 from .report import report
@@ -36,6 +38,10 @@ def _run(args) -> Path:
         check_before_reading(path, OPEN_TIMEOUT)
     if args.command == "quicklook":
         return quicklook(args.run, args.output or args.run.with_suffix(".png"))
+    if args.command == "couette":
+        profile = couette_profile(args.run, bins=args.bins, since=args.since)
+        print(format_profile(profile), end="")
+        return plot_profile(profile, args.output) if args.output else args.run
     if args.command == "report":
         return report(args.run, args.output or args.run.with_name(args.run.stem + "_report"),
                       tolerance=args.tolerance, binding=args.bound, every=args.every)
@@ -59,6 +65,13 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("runs", type=Path, nargs="+")
     c.add_argument("--output", type=Path, default=Path("comparison"), help="folder")
     _identification_options(c)
+    t = sub.add_parser("couette", help="azimuthal velocity profile v_theta(r) about the z axis "
+                                       "(a Taylor-Couette cell), averaged over snapshots")
+    t.add_argument("run", type=Path)
+    t.add_argument("--bins", type=int, default=10, help="radial bins (default 10)")
+    t.add_argument("--since", type=float, help="average snapshots from this time (s; default: "
+                                               "the second half of the run)")
+    t.add_argument("--output", type=Path, help="also plot the profile to this PNG")
     args = parser.parse_args(argv)
     # A damaged input file is reported in one line, never a traceback: the reader turns every
     # fault it finds into RunFormatError, and OSError covers an output that cannot be

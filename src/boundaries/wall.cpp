@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/boundaries/wall.hpp"
 
+#include "rubble/boundaries/finite_cylinder.hpp"
+
 namespace rubble::boundaries {
 
 WallGap wall_gap(const Wall& w, const Vec3& p, const Vec3& x, double r) {
     const Vec3 d = x - p;
     if (w.shape == WallShape::plane) return WallGap{w.normal, d.dot(w.normal) - r};
+    if (w.length > 0.0) return finite_cylinder_gap(w, d, r);
     const Vec3 q = d - d.dot(w.normal) * w.normal; // from the axis, perpendicular to it
     const double rho = q.norm();
     const Vec3 out = rho > 0.0 ? Vec3(q / rho) : w.normal.unitOrthogonal();

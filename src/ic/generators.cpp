@@ -22,16 +22,32 @@ constexpr double max_mean_attempts = 1000.0;
 
 Vec3 random_centre(const CloudConfig& c, double r, Rng& rng) {
     if (c.region == Region::sphere) return rng.in_ball(c.size - r);
+    if (c.region == Region::annulus) {
+        // Uniform in area: rho^2 uniform between the squared radii the centre may reach.
+        const double a = c.inner_radius + r, b = c.size - r;
+        const double rho = std::sqrt(rng.uniform(a * a, b * b)), phi = rng.uniform(0.0, 2 * pi);
+        const double h = 0.5 * c.height - r;
+        return {rho * std::cos(phi), rho * std::sin(phi), rng.uniform(-h, h)};
+    }
     const double h = 0.5 * c.size - r;
     return {rng.uniform(-h, h), rng.uniform(-h, h), rng.uniform(-h, h)};
 }
 
 double region_volume(const CloudConfig& c) {
+    if (c.region == Region::annulus)
+        return pi * (c.size * c.size - c.inner_radius * c.inner_radius) * c.height;
     return c.region == Region::sphere ? 4.0 / 3.0 * pi * c.size * c.size * c.size
                                       : c.size * c.size * c.size;
 }
 
 } // namespace
+
+double region_room(const CloudConfig& c) {
+    if (c.region == Region::annulus) return 0.5 * std::min(c.size - c.inner_radius, c.height);
+    return c.region == Region::sphere ? c.size : 0.5 * c.size;
+}
+
+namespace {} // namespace
 
 double draw_radius(const RadiusSpec& spec, Rng& rng) {
     switch (spec.distribution) {
@@ -60,8 +76,7 @@ Bodies make_cloud(const CloudConfig& c, Rng& rng) {
     // Largest first: big spheres find room while the region is still empty.
     std::sort(radii.begin(), radii.end(), std::greater<>());
     const double r_max = radii.front();
-    const double room = c.region == Region::sphere ? c.size : 0.5 * c.size;
-    if (r_max >= room) {
+    if (r_max >= region_room(c)) {
         throw InputError("ic.cloud: the largest sphere (radius " + std::to_string(r_max) +
                          " m) does not fit in a " + std::string(enum_name(region_names, c.region)) +
                          " of size " + std::to_string(c.size) + " m");

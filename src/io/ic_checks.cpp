@@ -73,15 +73,27 @@ double mean_cubed_radius(const ic::CloudConfig& c, double scale) {
 }
 
 double volume_fraction(const ic::CloudConfig& c) {
-    const double shape = c.region == ic::Region::sphere ? 1.0 : 4.0 / 3.0 * pi;
+    // n <R^3> 4/3 pi / V, with R in units of size: V / size^3 is 4/3 pi, 1, or
+    // pi (1 - (inner / size)^2) height / size for the annulus.
+    double shape = c.region == ic::Region::sphere ? 1.0 : 4.0 / 3.0 * pi;
+    if (c.region == ic::Region::annulus) {
+        const double hole = c.inner_radius / c.size;
+        shape = 4.0 / 3.0 / ((1.0 - hole * hole) * (c.height / c.size));
+    }
     return static_cast<double>(c.n) * shape * mean_cubed_radius(c, c.size);
 }
 
 // Refuses what random sequential placement cannot do in reasonable time: spheres larger than
 // the region, or more volume than it can fill (1e7 spheres of 5 m in 1 km: 1.25).
 void check_cloud(const ParameterSet& p, const ic::CloudConfig& c) {
-    const double room = c.region == ic::Region::sphere ? c.size : 0.5 * c.size;
-    if (!(largest_radius(c) < room))
+    if (c.region == ic::Region::annulus) {
+        if (!(c.height > 0.0))
+            throw p.error("ic.cloud.height", "an annulus needs a height > 0 (m) along z");
+        if (!(c.inner_radius < c.size))
+            throw p.error("ic.cloud.inner_radius",
+                          "must be < the annulus' outer radius " + p.described("ic.cloud.size"));
+    }
+    if (!(largest_radius(c) < ic::region_room(c)))
         throw p.error(radius_key(c), "a sphere this large does not fit in the " + region_name(c) +
                                          " of " + p.described("ic.cloud.size"));
     const double f = volume_fraction(c);
@@ -122,6 +134,7 @@ PlannedSystem planned_system(const RunConfig& c) {
     if (c.ic_type == IcType::cloud) {
         const auto& k = c.cloud;
         s.radius = k.region == ic::Region::sphere ? k.size : 0.5 * std::sqrt(3.0) * k.size;
+        if (k.region == ic::Region::annulus) s.radius = std::hypot(k.size, 0.5 * k.height);
         s.density = k.density;
         s.mass = static_cast<double>(k.n) * k.density * 4.0 / 3.0 * pi * mean_cubed_radius(k, 1.0);
         s.mass_key = "ic.cloud.density";

@@ -191,9 +191,16 @@ std::vector<ParamSpec> make_specs() {
         boolean("ic.centre_of_mass_frame", "true",
                 "Move the generated bodies to the centre-of-mass frame (at rest at the origin)"),
         integer("ic.cloud.n", "1000", "Number of spheres in the cloud", 1),
-        text("ic.cloud.shape", "\"sphere\"", "Region filled uniformly",
+        text("ic.cloud.shape", "\"sphere\"",
+             "Region filled uniformly, centred on the origin: a sphere, a cube, or an annulus "
+             "about the z axis (the gap of a Taylor-Couette cell)",
              enum_names(ic::region_names)),
-        positive("ic.cloud.size", "m", "1000.0", "Radius of the sphere or edge of the cube"),
+        positive("ic.cloud.size", "m", "1000.0",
+                 "Radius of the sphere, edge of the cube, or outer radius of the annulus"),
+        non_negative("ic.cloud.inner_radius", "m", "0.0",
+                     "annulus: inner radius (< size; 0: a full cylinder)"),
+        non_negative("ic.cloud.height", "m", "0.0",
+                     "annulus: height along z, from -height/2 to height/2 (required, > 0)"),
         text("ic.cloud.radius_distribution", "\"fixed\"",
              "Sphere radii: fixed = ic.cloud.radius; uniform in [radius_min, radius_max]; "
              "power_law dN/dR ~ R^-q in [radius_min, radius_max]",
@@ -237,12 +244,12 @@ std::vector<ParamSpec> make_wall_specs() {
     return {
         text("walls.type", "-",
              "plane: an infinite plane, bodies on the side its normal points to; box: a closed "
-             "box of six planes facing inwards; cylinder: an infinite circular cylinder, bodies "
-             "inside or outside it",
+             "box of six planes facing inwards; cylinder: a circular cylinder, infinite (bodies "
+             "inside or outside it) or finite (a closed can, a solid post, an open tube)",
              {"plane", "box", "cylinder"}),
         vec("walls.point", "m", "-",
-            "plane: a point of the plane; cylinder: a point of the axis (at t = 0; it moves with "
-            "velocity)"),
+            "plane: a point of the plane; cylinder: a point of the axis, the centre of the first "
+            "end of a finite one (at t = 0; it moves with velocity)"),
         vec("walls.normal", "", "-",
             "plane: normal towards the bodies' side (any length > 0; normalised); the plane "
             "turns about it through point at angular_velocity"),
@@ -253,11 +260,16 @@ std::vector<ParamSpec> make_wall_specs() {
             "turns the cylinder about it, right-handed"),
         positive("walls.radius", "m", "-", "cylinder: radius of its surface"),
         text("walls.side", "\"inside\"",
-             "cylinder: where the bodies are, inside or outside its surface",
+             "cylinder: where the bodies are, inside or outside its surface (an open finite "
+             "tube has both: leave it out)",
              {"inside", "outside"}),
         non_negative("walls.length", "m", "0.0",
-                     "cylinder: 0 = infinite (the only kind supported: bound a tube with plane "
-                     "walls)"),
+                     "cylinder: 0 = infinite; > 0: finite, from point to point + length axis, "
+                     "with rim edges at both ends"),
+        boolean("walls.caps", "false",
+                "finite cylinder: closed by two flat end discs (a can with side = inside, a "
+                "solid post with side = outside) or open (a thin tube; spheres leave through "
+                "its ends); the caps turn with the cylinder"),
         vec("walls.velocity", "m/s", "[0.0, 0.0, 0.0]",
             "every type: constant velocity at which the wall translates"),
         real("walls.angular_velocity", "rad/s", "0.0",

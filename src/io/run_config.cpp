@@ -113,6 +113,8 @@ RunConfig make_run_config(const ParameterSet& p) {
     c.cloud.n = p.integer("ic.cloud.n");
     c.cloud.region = choice(p, "ic.cloud.shape", ic::region_names);
     c.cloud.size = p.real("ic.cloud.size");
+    c.cloud.inner_radius = p.real("ic.cloud.inner_radius");
+    c.cloud.height = p.real("ic.cloud.height");
     c.cloud.radii.distribution =
         choice(p, "ic.cloud.radius_distribution", ic::radius_distribution_names);
     c.cloud.radii.radius = p.real("ic.cloud.radius");

@@ -23,7 +23,7 @@ const std::vector<TypeKeys>& type_keys() {
         {"box", {"min", "max"}, {"velocity"}},
         {"cylinder",
          {"point", "axis", "radius"},
-         {"side", "length", "velocity", "angular_velocity"}},
+         {"side", "length", "caps", "velocity", "angular_velocity"}},
     };
     return keys;
 }
@@ -46,6 +46,7 @@ ParamValue value_or_default(const ParameterSet& p, std::size_t k, const std::str
     const std::string& d = find_wall_spec(name)->default_text;
     if (name == "velocity") return ParamVector{0.0, 0.0, 0.0};
     if (name == "side") return d.substr(1, d.size() - 2);
+    if (name == "caps") return false;
     return 0.0; // length, angular_velocity
 }
 
@@ -77,6 +78,28 @@ const TypeKeys& checked_keys(const ParameterSet& p, std::size_t k) {
         if (!p.wall_value(k, key))
             throw p.wall_error(k, key, "a " + name + " wall needs key '" + key + "'");
     return t;
+}
+
+// length and caps of cylinder k: a finite cylinder runs from point to point + length axis.
+void finite_shape(const ParameterSet& p, std::size_t k, Wall& w) {
+    w.length = std::get<double>(value_or_default(p, k, "length"));
+    w.caps = std::get<bool>(value_or_default(p, k, "caps"));
+    const std::string at = "walls[" + std::to_string(k) + "]";
+    if (w.caps && !(w.length > 0.0))
+        throw p.wall_error(k, "caps",
+                           "end caps need a finite cylinder: set " + at +
+                               ".length > 0 (m), or bound the infinite one with plane walls");
+    if (w.length > 0.0 && !w.caps && !w.inside)
+        throw p.wall_error(k, "side",
+                           "an open finite tube (caps = false) is a thin shell whose two faces "
+                           "are both walls, so it has no outside; leave 'side' out, or set " +
+                               at + ".caps = true for a solid post");
+}
+
+std::string kind_of(const Wall& w) {
+    if (!(w.length > 0.0)) return w.inside ? "inside" : "outside";
+    if (!w.caps) return "open tube";
+    return w.inside ? "closed can" : "post";
 }
 
 } // namespace
@@ -111,12 +134,8 @@ std::vector<Wall> make_walls(const ParameterSet& p, std::vector<std::string>* so
                 w.normal = direction(p, k, "axis");
                 w.radius = std::get<double>(*p.wall_value(k, "radius"));
                 w.inside = std::get<std::string>(value_or_default(p, k, "side")) == "inside";
-                if (std::get<double>(value_or_default(p, k, "length")) > 0.0)
-                    throw p.wall_error(k, "length",
-                                       "finite cylinders are not supported (a sphere could hit "
-                                       "the rim); use length = 0 (infinite) and bound the tube "
-                                       "with plane walls");
-                w.name = name + (w.inside ? " (cylinder, inside)" : " (cylinder, outside)");
+                finite_shape(p, k, w);
+                w.name = name + " (cylinder, " + kind_of(w) + ")";
             }
             walls.push_back(w);
         }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Walls: fixed surfaces of infinite mass that spheres collide with inside the event-driven drift
-// (docs/collisions.md, "Walls"). A wall is an infinite plane or an infinite circular cylinder
-// (bodies inside or outside it); a closed box is six planes facing inwards (box_walls). Each
+// (docs/collisions.md, "Walls"). A wall is an infinite plane or a circular cylinder: infinite
+// (bodies inside or outside it) or finite (a closed can, a post, an open tube:
+// finite_cylinder.hpp); a closed box is six planes facing inwards (box_walls). Each
 // may translate at a constant velocity and turn about its own axis (a plane about its normal,
 // a cylinder about its axis, through `point`). Turning does not change a plane's or a
 // cylinder's shape, so it enters only the velocity of the wall's surface at a contact; a
@@ -16,15 +17,17 @@ namespace rubble::boundaries {
 
 enum class WallShape {
     plane,    ///< bodies on the side `normal` points to
-    cylinder, ///< bodies inside (radial distance + R <= radius) or outside it
+    cylinder, ///< bodies inside (radial distance + R <= radius) or outside it; finite if length > 0
 };
 
 struct Wall {
     WallShape shape = WallShape::plane;
-    Vec3 point = Vec3::Zero();     ///< m, at t = 0: a point of the plane, or of the axis
-    Vec3 normal = Vec3::UnitZ();   ///< unit; plane: towards the bodies; cylinder: the axis
-    double radius = 0.0;           ///< m, cylinder
-    bool inside = true;            ///< cylinder: bodies inside (true) or outside (false)
+    Vec3 point = Vec3::Zero();   ///< m, at t = 0: a point of the plane, or of the axis
+    Vec3 normal = Vec3::UnitZ(); ///< unit; plane: towards the bodies; cylinder: the axis
+    double radius = 0.0;         ///< m, cylinder
+    bool inside = true;          ///< cylinder: bodies inside (true) or outside (false)
+    double length = 0.0; ///< m, cylinder: 0 = infinite, else from point to point + length normal
+    bool caps = false;   ///< finite cylinder: closed by two end discs (can, post) or open (tube)
     Vec3 velocity = Vec3::Zero();  ///< m/s, translation
     double angular_velocity = 0.0; ///< rad/s about `normal` through `point` (right-handed)
     std::string name;              ///< for messages: "walls[2]", "walls[0] (box, face -x)"

@@ -3,7 +3,8 @@
 // When does a sphere moving on a straight line touch a wall (wall.hpp)? Inside a drift of the
 // KDK leapfrog every body moves on a straight line and every wall translates at a constant
 // velocity, so the contact is predicted exactly, as for sphere pairs (collisions/predict.hpp):
-// linear for a plane, quadratic for a cylinder. The rules that keep round-off from letting a
+// linear for a plane, quadratic for a cylinder (finite ones: finite_cylinder.hpp, whose rims
+// need a quartic). The rules that keep round-off from letting a
 // sphere through are the same as for pairs (Bannerman, Strobl, Formella & Poschel 2014, Comput.
 // Part. Mech. 1, 191): a sphere touching or overlapping the wall while moving into it collides
 // now (t = 0); one moving away, or at rest relative to the wall, never does; roots are taken in
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <optional>
 
+#include "rubble/boundaries/finite_cylinder.hpp"
 #include "rubble/boundaries/wall.hpp"
 #include "rubble/collisions/predict.hpp"
 #include "rubble/core/types.hpp"
@@ -40,9 +42,10 @@ namespace rubble::boundaries {
 /// a t^2 + 2 b t + c = 0 (a = w.w, b = q.w, c = q.q - s^2 < 0), whose discriminant
 /// b^2 - a c = b^2 + a |c| is a sum of positive terms, taken as (sqrt(D) - b) / a for b <= 0 and
 /// as -c / (b + sqrt(D)) for b > 0 (no cancellation either way). Inside, a centre at or
-/// beyond s moving outwards (b > 0) collides now; moving inwards it is going back: nothing;
-/// exactly tangentially (b = 0) nothing either, as for pairs at rest relative to each other
-/// (its normal velocity is zero, so a contact could not change it, and would repeat).
+/// beyond s moving outwards (b > 0) collides now; moving inwards (b < 0: just bounced off,
+/// c >= 0 by round-off) it crosses the disc to the far side, the larger root again; exactly
+/// tangentially (b = 0) nothing, as for pairs at rest relative to each other (its normal
+/// velocity is zero, so a contact could not change it, and would repeat).
 [[nodiscard]] inline std::optional<double> predict_cylinder_contact(const Vec3& d, const Vec3& v,
                                                                     const Vec3& a, double R,
                                                                     double r, bool inside) {
@@ -53,8 +56,13 @@ namespace rubble::boundaries {
     const double b = q.dot(w);
     const double c = q.squaredNorm() - s * s;
     if (!(c < 0.0)) {
-        if (b > 0.0) return 0.0; // at or beyond the surface and moving out: now
-        return std::nullopt;     // moving back in (or NaN)
+        if (b > 0.0) return 0.0;             // at or beyond the surface and moving out: now
+        if (!(b < 0.0)) return std::nullopt; // tangential (or NaN)
+        // Moving back in, as just after a contact with c >= 0 by round-off: it crosses the
+        // disc and meets the far side at the larger root (when the line enters the disc).
+        const double aa = w.squaredNorm(), D = b * b - aa * c;
+        if (!(D >= 0.0)) return std::nullopt;
+        return (std::sqrt(D) - b) / aa;
     }
     const double aa = w.squaredNorm();
     if (!(aa > 0.0)) return std::nullopt; // moving along the axis only
@@ -69,6 +77,7 @@ predict_wall_contact(const Wall& w, const Vec3& p, const Vec3& x, const Vec3& v,
     const Vec3 d = x - p;
     const Vec3 rel = v - w.velocity;
     if (w.shape == WallShape::plane) return predict_plane_contact(d, rel, w.normal, r);
+    if (w.length > 0.0) return predict_finite_cylinder_contact(w, d, rel, r);
     return predict_cylinder_contact(d, rel, w.normal, w.radius, r, w.inside);
 }
 
@@ -85,6 +94,7 @@ wall_contact_ago(const Wall& w, const Vec3& p, const Vec3& x, const Vec3& v, dou
         if (!(vn > 0.0) || !(gap < 0.0)) return std::nullopt;
         return -gap / vn;
     }
+    if (w.length > 0.0) return finite_cylinder_contact_ago(w, d, v - w.velocity, r);
     // Reversed, the centre re-enters the disc of radius R - r (inside) or leaves the disc of
     // radius R + r (outside): the other side's formula.
     const Vec3 q = d - d.dot(w.normal) * w.normal;

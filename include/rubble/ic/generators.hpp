@@ -10,12 +10,12 @@
 
 namespace rubble::ic {
 
-enum class Region { sphere, cube };
+enum class Region { sphere, cube, annulus };
 enum class RadiusDistribution { fixed, uniform, power_law };
 
 /// ic.cloud.shape's names.
-inline constexpr EnumNames<Region, 2> region_names{
-    {{"sphere", Region::sphere}, {"cube", Region::cube}}};
+inline constexpr EnumNames<Region, 3> region_names{
+    {{"sphere", Region::sphere}, {"cube", Region::cube}, {"annulus", Region::annulus}}};
 /// ic.cloud.radius_distribution's names.
 inline constexpr EnumNames<RadiusDistribution, 3> radius_distribution_names{
     {{"fixed", RadiusDistribution::fixed},
@@ -33,7 +33,9 @@ struct RadiusSpec {
 struct CloudConfig {
     std::int64_t n = 1000;
     Region region = Region::sphere;
-    double size = 1.0; ///< m: radius of the sphere or edge of the cube
+    double size = 1.0; ///< m: radius of the sphere, edge of the cube, outer radius of the annulus
+    double inner_radius = 0.0; ///< m, annulus: inner radius (0: a full cylinder)
+    double height = 0.0;       ///< m, annulus: extent along z, centred on the origin
     RadiusSpec radii;
     double density = 2000.0; ///< kg/m^3
 };
@@ -58,11 +60,16 @@ struct TwoBodyConfig {
     double e = 0.0;                      ///< eccentricity, in [0, 1)
 };
 
+/// The largest radius (m, exclusive) of a sphere that fits in the cloud's region.
+[[nodiscard]] double region_room(const CloudConfig& config);
+
 /// Draws one radius (m) from the distribution.
 [[nodiscard]] double draw_radius(const RadiusSpec& spec, Rng& rng);
 
 /// N non-overlapping spheres placed uniformly at random (random sequential addition, largest
-/// first) entirely inside the region, at rest. O(N) expected: overlap tests use a hash grid.
+/// first) entirely inside the region (a sphere or a cube centred on the origin, or an annulus
+/// about the z axis: inner_radius <= rho <= size, |z| <= height / 2, the gap of a
+/// Taylor-Couette cell), at rest. O(N) expected: overlap tests use a hash grid.
 /// Throws InputError when the spheres cannot be placed (volume fraction near jamming).
 [[nodiscard]] Bodies make_cloud(const CloudConfig& config, Rng& rng);
 

@@ -85,13 +85,20 @@ TEST(WallPredict, CylinderInsideRules) {
     const Wall w = cylinder(5.0, true);
     // Along the axis only: never.
     EXPECT_FALSE(predict_wall_contact(w, w.point, Vec3(1, 1, 0), Vec3(0, 0, 3), 1.0));
-    // At or beyond the surface moving out: now; moving in: never.
+    // At or beyond the surface moving out: now; moving in (as just after a contact, touching
+    // to round-off): the far side, through the disc of radius s = 4 (here 8 s at 1 m/s).
     EXPECT_EQ(*predict_wall_contact(w, w.point, Vec3(4, 0, 0), Vec3(1e-20, 0, 0), 1.0), 0.0);
     EXPECT_EQ(*predict_wall_contact(w, w.point, Vec3(4.5, 0, 0), Vec3(0.5, 1, 0), 1.0), 0.0);
+    EXPECT_EQ(*predict_wall_contact(w, w.point, Vec3(4, 0, 0), Vec3(-1, 0, 0), 1.0), 8.0);
+    // Beyond s = 4 at (4.5, 0) moving along (-1, 1): |q + w t|^2 = 16 at the larger root of
+    // 2 t^2 - 9 t + 4.25 = 0.
+    EXPECT_NEAR(*predict_wall_contact(w, w.point, Vec3(4.5, 0, 0), Vec3(-1, 1, 0), 1.0),
+                (9.0 + std::sqrt(81.0 - 34.0)) / 4.0, 8 * eps);
     // Exactly tangential (b = 0) counts as not moving out, as pairs at rest relative to each
     // other: a contact could not change its normal velocity, which is zero.
     EXPECT_FALSE(predict_wall_contact(w, w.point, Vec3(4.5, 0, 0), Vec3(0, 1, 0), 1.0));
-    EXPECT_FALSE(predict_wall_contact(w, w.point, Vec3(4.5, 0, 0), Vec3(-1, 1, 0), 1.0));
+    // Beyond the surface moving inwards on a line that never enters the disc: nothing.
+    EXPECT_FALSE(predict_wall_contact(w, w.point, Vec3(4.5, 0, 0), Vec3(-0.1, 1, 0), 1.0));
 }
 
 TEST(WallPredict, CylinderOutsideExactRootAndMiss) {

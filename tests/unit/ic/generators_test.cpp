@@ -45,6 +45,34 @@ TEST(Cloud, CubeRegionAndSeedReproducibility) {
     }
 }
 
+// The gap of a Taylor-Couette cell: every sphere entirely inside the annulus, none
+// overlapping, and the centres uniform in area (half of them beyond the radius that halves
+// the reachable area, to within 4 binomial sigmas).
+TEST(Cloud, AnnulusRegion) {
+    CloudConfig c;
+    c.n = 2000;
+    c.region = Region::annulus;
+    c.size = 10.0;
+    c.inner_radius = 5.0;
+    c.height = 4.0;
+    c.radii.radius = 0.2;
+    Rng rng(3);
+    const Bodies b = make_cloud(c, rng);
+    ASSERT_EQ(b.size(), 2000u);
+    const double a = c.inner_radius + 0.2, o = c.size - 0.2;
+    const double half = std::sqrt(0.5 * (a * a + o * o));
+    int beyond = 0;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        const double rho = std::hypot(b.pos[i].x(), b.pos[i].y());
+        EXPECT_GE(rho - 0.2, c.inner_radius * (1 - 4 * eps));
+        EXPECT_LE(rho + 0.2, c.size * (1 + 4 * eps));
+        EXPECT_LE(std::abs(b.pos[i].z()) + 0.2, 0.5 * c.height * (1 + 4 * eps));
+        beyond += rho > half;
+    }
+    EXPECT_NEAR(beyond, 1000, 4 * std::sqrt(2000 * 0.25));
+    EXPECT_TRUE(collisions::find_overlaps(b, collisions::default_overlap_tolerance).empty());
+}
+
 TEST(Cloud, TooDenseIsRefusedWithAClearMessage) {
     CloudConfig c;
     c.n = 2000;
