@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+#include "rubble/shapes/convex_hull.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace rubble::shapes {
+namespace {
+
+struct Face {
+    std::array<int, 3> v;
+    Vec3 normal;
+    double offset;
+};
+
+Face make_face(const std::vector<Vec3>& p, int a, int b, int c) {
+    const Vec3 n = (p[b] - p[a]).cross(p[c] - p[a]).normalized();
+    return Face{{a, b, c}, n, n.dot(p[a])};
+}
+
+std::string point_text(std::size_t i, const Vec3& x) {
+    return "point " + std::to_string(i) + " (" + std::to_string(x.x()) + ", " +
+           std::to_string(x.y()) + ", " + std::to_string(x.z()) + ")";
+}
+
+// Index of the point farthest from the origin of `distance` (largest value).
+template <class F> std::pair<int, double> farthest(const std::vector<Vec3>& p, F distance) {
+    int best = -1;
+    double d_best = -1.0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const double d = distance(p[i]);
+        if (d > d_best) {
+            d_best = d;
+            best = static_cast<int>(i);
+        }
+    }
+    return {best, d_best};
+}
+
+void check_points(const std::vector<Vec3>& p, double tol) {
+    for (std::size_t i = 0; i < p.size(); ++i)
+        if (!p[i].allFinite())
+            throw std::invalid_argument("convex hull: " + point_text(i, p[i]) + " is not finite");
+    // Sorted by x, a coinciding pair lies within tol in x: O(n log n) plus near pairs.
+    std::vector<std::size_t> order(p.size());
+    for (std::size_t i = 0; i < p.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return p[a].x() < p[b].x(); });
+    for (std::size_t a = 0; a < order.size(); ++a)
+        for (std::size_t b = a + 1; b < order.size(); ++b) {
+            const std::size_t i = order[a], j = order[b];
+            if (p[j].x() - p[i].x() > tol) break;
+            if ((p[j] - p[i]).norm() <= tol)
+                throw std::invalid_argument("convex hull: " + point_text(std::min(i, j), p[i]) +
+                                            " and point " + std::to_string(std::max(i, j)) +
+                                            " coincide");
+        }
+}
+
+// The first tetrahedron: extreme points, so that it is as far from degenerate as the input.
+std::array<int, 4> initial_simplex(const std::vector<Vec3>& p, double tol) {
+    const int a = farthest(p, [](const Vec3& x) { return -x.x(); }).first;
+    const auto [b, dab] = farthest(p, [&](const Vec3& x) { return (x - p[a]).norm(); });
+    if (dab <= tol) throw std::invalid_argument("convex hull: all points coincide");
+    const Vec3 u = (p[b] - p[a]).normalized();
+    const auto [c, dc] = farthest(p, [&](const Vec3& x) { return (x - p[a]).cross(u).norm(); });
+    if (dc <= tol) throw std::invalid_argument("convex hull: all points are collinear");
+    const Vec3 n = (p[b] - p[a]).cross(p[c] - p[a]).normalized();
+    const auto [d, dd] = farthest(p, [&](const Vec3& x) { return std::abs(n.dot(x - p[a])); });
+    if (dd <= tol)
+        throw std::invalid_argument(
+            "convex hull: all points are coplanar (the hull has no volume)");
+    return {a, b, c, d};
+}
+
+} // namespace
+
+ConvexHull convex_hull(const std::vector<Vec3>& p) {
+    if (p.size() < 4)
+        throw std::invalid_argument("convex hull: needs at least 4 points, got " +
+                                    std::to_string(p.size()));
+    Vec3 lo = p.front(), hi = p.front();
+    for (const Vec3& x : p) {
+        lo = lo.cwiseMin(x);
+        hi = hi.cwiseMax(x);
+    }
+    const double extent = (hi - lo).norm();
+    const double tol = hull_tolerance * (std::isfinite(extent) ? extent : 0.0);
+    check_points(p, tol);
+    const auto [a, b, c, d] = initial_simplex(p, tol);
+    std::vector<Face> faces;
+    const Vec3 inside = 0.25 * (p[a] + p[b] + p[c] + p[d]);
+    for (const auto& f :
+         {std::array{a, b, c}, std::array{a, b, d}, std::array{a, c, d}, std::array{b, c, d}}) {
+        Face face = make_face(p, f[0], f[1], f[2]);
+        if (face.normal.dot(inside) > face.offset) face = make_face(p, f[0], f[2], f[1]);
+        faces.push_back(face);
+    }
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const int k = static_cast<int>(i);
+        if (k == a || k == b || k == c || k == d) continue;
+        // Faces that see the point; their boundary (edges not shared by two of them) is the
+        // horizon, which the point joins with new faces (oriented as the faces they replace).
+        std::map<std::pair<int, int>, int> edges;
+        std::vector<Face> kept;
+        for (const Face& f : faces) {
+            if (f.normal.dot(p[i]) - f.offset > tol) {
+                for (int e = 0; e < 3; ++e)
+                    edges[{f.v[e], f.v[(e + 1) % 3]}] += 1;
+            } else {
+                kept.push_back(f);
+            }
+        }
+        if (edges.empty()) continue; // inside or on the hull
+        for (const auto& [edge, count] : edges)
+            if (!edges.contains({edge.second, edge.first}))
+                kept.push_back(make_face(p, edge.first, edge.second, k));
+        faces = std::move(kept);
+    }
+    ConvexHull h;
+    std::vector<int> index(p.size(), -1);
+    for (const Face& f : faces) {
+        std::array<int, 3> v{};
+        for (int e = 0; e < 3; ++e) {
+            int& j = index[static_cast<std::size_t>(f.v[e])];
+            if (j < 0) {
+                j = static_cast<int>(h.vertices.size());
+                h.vertices.push_back(p[static_cast<std::size_t>(f.v[e])]);
+            }
+            v[e] = j;
+        }
+        h.faces.push_back(v);
+        h.normals.push_back(f.normal);
+        h.offsets.push_back(f.offset);
+    }
+    return h;
+}
+
+double plane_distance(const ConvexHull& hull, const Vec3& x) {
+    double d = -std::numeric_limits<double>::infinity();
+    for (std::size_t f = 0; f < hull.faces.size(); ++f)
+        d = std::max(d, hull.normals[f].dot(x) - hull.offsets[f]);
+    return d;
+}
+
+ConvexHull scaled(const ConvexHull& hull, double a, const Vec3& b) {
+    ConvexHull h = hull;
+    for (Vec3& v : h.vertices)
+        v = a * v + b;
+    for (std::size_t f = 0; f < h.faces.size(); ++f)
+        h.offsets[f] = a * hull.offsets[f] + hull.normals[f].dot(b);
+    return h;
+}
+
+} // namespace rubble::shapes
