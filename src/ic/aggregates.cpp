@@ -81,15 +81,6 @@ Layout layout_moments(const std::vector<SpherePart>& parts, const Vec3& centre, 
     return l;
 }
 
-std::vector<SpherePart> scaled_layout(std::vector<SpherePart> parts, double a, double density) {
-    for (SpherePart& q : parts) {
-        q.centre *= a;
-        q.radius *= a;
-        q.mass = sphere_mass(density, q.radius);
-    }
-    return parts;
-}
-
 double circumradius(const shapes::ConvexHull& h, const Vec3& centre) {
     double r = 0.0;
     for (const Vec3& v : h.vertices)
@@ -312,8 +303,10 @@ std::vector<SpherePart> read_layout(const std::string& path, double density) {
 
 std::vector<SpherePart> make_grain(const GrainConfig& g, double r, double density, Rng& rng) {
     if (g.kind == GrainKind::file) {
-        const double a = r / mass_properties(g.layout).bounding_radius;
-        return scaled_layout(g.layout, a, density);
+        std::vector<SpherePart> layout = g.layout;
+        for (SpherePart& q : layout)
+            q.mass = sphere_mass(density, q.radius);
+        return scaled_grain(layout, r / mass_properties(layout).bounding_radius);
     }
     const shapes::ConvexHull hull = grain_hull(g, r, rng);
     // A fill to be matched reaches the hull's faces with its centres: matching then shrinks
@@ -331,6 +324,15 @@ std::vector<SpherePart> make_grain(const GrainConfig& g, double r, double densit
         throw InputError("ic.cloud.grain: a lattice fill of " + std::to_string(parts.size()) +
                          " spheres is not connected; choose more spheres per grain");
     if (g.match_hull) parts = match_hull(hull, std::move(parts), density).parts;
+    return parts;
+}
+
+std::vector<SpherePart> scaled_grain(std::vector<SpherePart> parts, double a) {
+    for (SpherePart& q : parts) {
+        q.centre *= a;
+        q.radius *= a;
+        q.mass *= a * a * a;
+    }
     return parts;
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "rubble/core/error.hpp"
+#include "rubble/core/rigid_body.hpp"
 #include "sphere_grid.hpp"
 
 namespace rubble::ic {
@@ -73,11 +74,24 @@ Bodies make_cloud(const CloudConfig& c, Rng& rng) {
     std::vector<double> radii(n);
     for (auto& r : radii)
         r = draw_radius(c.radii, rng);
-    // Largest first: big spheres find room while the region is still empty.
+    // Largest first: big grains find room while the region is still empty.
     std::sort(radii.begin(), radii.end(), std::greater<>());
-    const double r_max = radii.front();
+    std::vector<std::vector<SpherePart>> grains;
+    if (c.grain.kind != GrainKind::sphere) {
+        // Each grain is built at its drawn size; its bounding sphere about its centre of mass
+        // (at most a sphere radius beyond the hull) is what placement keeps apart.
+        grains.reserve(n);
+        std::vector<SpherePart> unit;
+        if (same_shape_at_every_size(c.grain)) unit = make_grain(c.grain, 1.0, c.density, rng);
+        for (std::size_t i = 0; i < n; ++i) {
+            grains.push_back(unit.empty() ? make_grain(c.grain, radii[i], c.density, rng)
+                                          : scaled_grain(unit, radii[i]));
+            radii[i] = mass_properties(grains.back()).bounding_radius;
+        }
+    }
+    const double r_max = *std::max_element(radii.begin(), radii.end());
     if (r_max >= region_room(c)) {
-        throw InputError("ic.cloud: the largest sphere (radius " + std::to_string(r_max) +
+        throw InputError("ic.cloud: the largest grain (radius " + std::to_string(r_max) +
                          " m) does not fit in a " + std::string(enum_name(region_names, c.region)) +
                          " of size " + std::to_string(c.size) + " m");
     }
@@ -105,13 +119,17 @@ Bodies make_cloud(const CloudConfig& c, Rng& rng) {
             });
             if (!free) continue;
             grid.insert(i, p);
-            b.add_sphere(static_cast<std::int64_t>(i), sphere_mass(c.density, r), r, p,
-                         Vec3::Zero(), Vec3::Zero());
+            const auto id = static_cast<std::int64_t>(i);
+            if (grains.empty())
+                b.add_sphere(id, sphere_mass(c.density, r), r, p, Vec3::Zero(), Vec3::Zero());
+            else
+                add_rigid_body(b, id, grains[i], p, Vec3::Zero(), Vec3::Zero(),
+                               random_orientation(rng));
             placed = true;
         }
         if (!placed) {
             throw InputError("ic.cloud: placed only " + std::to_string(i) + " of " +
-                             std::to_string(n) + " spheres in " +
+                             std::to_string(n) + " grains in " +
                              std::to_string(static_cast<long long>(attempts)) +
                              " attempts: the volume fraction " + std::to_string(fraction) +
                              " is too close to the random-packing limit (~0.38 for equal "

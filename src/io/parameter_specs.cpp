@@ -190,7 +190,7 @@ std::vector<ParamSpec> make_specs() {
         text("ic.type", "\"cloud\"", "Initial condition generator", enum_names(ic_type_names)),
         boolean("ic.centre_of_mass_frame", "true",
                 "Move the generated bodies to the centre-of-mass frame (at rest at the origin)"),
-        integer("ic.cloud.n", "1000", "Number of spheres in the cloud", 1),
+        integer("ic.cloud.n", "1000", "Number of grains (spheres or aggregates) in the cloud", 1),
         text("ic.cloud.shape", "\"sphere\"",
              "Region filled uniformly, centred on the origin: a sphere, a cube, or an annulus "
              "about the z axis (the gap of a Taylor-Couette cell)",
@@ -210,7 +210,32 @@ std::vector<ParamSpec> make_specs() {
         positive("ic.cloud.radius_max", "m", "20.0", "Largest radius (uniform, power_law)"),
         real("ic.cloud.power_law_index", "", "3.5", "q in dN/dR ~ R^-q (power_law distribution)",
              -inf, inf, true),
-        positive("ic.cloud.density", "kg m^-3", "2000.0", "Density of every sphere"),
+        positive("ic.cloud.density", "kg m^-3", "2000.0",
+                 "Density of every sphere (aggregates: overlaps counted twice; with "
+                 "ic.cloud.match_hull, of the hull, docs/aggregates.md)"),
+        text("ic.cloud.grain", "\"sphere\"",
+             "Grain model: sphere = free spheres of the drawn radius; cube, box, tetrahedron, "
+             "hull (convex hull of 16 random points on a jittered ellipsoid) = rigid aggregates "
+             "of spheres filling that shape, its circumradius the drawn radius; file = the "
+             "layout of ic.cloud.grain_file scaled to the drawn bounding radius "
+             "(docs/aggregates.md)",
+             enum_names(ic::grain_kind_names)),
+        integer("ic.cloud.spheres_per_grain", "20",
+                "Aggregates: spheres of a lattice fill (the closest count the lattice allows); "
+                "used when ic.cloud.sphere_radius = 0",
+                2, 100000),
+        non_negative("ic.cloud.sphere_radius", "m", "0.0",
+                     "Aggregates: radius of the filling spheres (lattice spacing 2 x it), the "
+                     "count following from each grain's size; 0: use ic.cloud.spheres_per_grain"),
+        vec("ic.cloud.grain_aspect", "", "[1.0, 1.0, 1.0]",
+            "Aggregates: edge ratios of a box, semi-axis ratios of a hull's ellipsoid (each > 0; "
+            "scaled to the drawn size)"),
+        boolean("ic.cloud.match_hull", "false",
+                "cube, box, tetrahedron, hull: set the spheres' density and stretch their layout "
+                "so mass and principal moments match the solid hull's (docs/aggregates.md)"),
+        text("ic.cloud.grain_file", "\"\"",
+             "grain = file: text file of the layout, one sphere per line \"x y z r\" (m), "
+             "'#' starts a comment; spheres must touch or overlap"),
         integer("ic.lattice.nx", "10", "Spheres along x", 1),
         integer("ic.lattice.ny", "10", "Spheres along y", 1),
         integer("ic.lattice.nz", "10", "Spheres along z", 1),

@@ -39,6 +39,58 @@ E choice(const ParameterSet& p, const std::string& key, const EnumNames<E, N>& n
     throw p.error(key, "must be one of " + allowed);
 }
 
+// As ic.cloud.spheres_per_grain's upper bound (parameter_specs.cpp).
+constexpr double max_spheres_per_grain = 100000;
+
+// The aggregate keys of ic.cloud, checked against each other; the layout file is read here
+// (at the edge) so that a bad file is refused before anything is generated.
+ic::GrainConfig make_grain_config(const ParameterSet& p, const RunConfig& c) {
+    ic::GrainConfig g;
+    g.kind = choice(p, "ic.cloud.grain", ic::grain_kind_names);
+    g.spheres_per_grain = p.integer("ic.cloud.spheres_per_grain");
+    g.sphere_radius = p.real("ic.cloud.sphere_radius");
+    const ParamVector& a = p.vector("ic.cloud.grain_aspect");
+    g.aspect = Vec3(a[0], a[1], a[2]);
+    g.match_hull = p.boolean("ic.cloud.match_hull");
+    const std::string file = p.string("ic.cloud.grain_file");
+    if (c.ic_type != IcType::cloud) return g;
+    if (!(g.aspect.minCoeff() > 0.0))
+        throw p.error("ic.cloud.grain_aspect", "every ratio must be > 0");
+    const bool hull_kind = g.kind != ic::GrainKind::sphere && g.kind != ic::GrainKind::file;
+    if (g.match_hull && !hull_kind)
+        throw p.error("ic.cloud.match_hull",
+                      "needs ic.cloud.grain = cube, box, tetrahedron or hull (now " +
+                          p.described("ic.cloud.grain") + ")");
+    if (g.kind == ic::GrainKind::file) {
+        if (file.empty())
+            throw p.error("ic.cloud.grain_file", "must name a layout file when ic.cloud.grain = "
+                                                 "\"file\"");
+        try {
+            g.layout = ic::read_layout(file, c.cloud.density);
+        } catch (const InputError& e) {
+            throw p.error("ic.cloud.grain_file", e.what());
+        }
+    } else if (!file.empty()) {
+        throw p.error("ic.cloud.grain_file", "is read only when ic.cloud.grain = \"file\" (now " +
+                                                 p.described("ic.cloud.grain") + ")");
+    }
+    // A grain of circumradius R holds at most its circumsphere's volume over (2r)^3 spheres.
+    const double r_max = c.cloud.radii.distribution == ic::RadiusDistribution::fixed
+                             ? c.cloud.radii.radius
+                             : c.cloud.radii.radius_max;
+    const double most = pi / 6.0 * std::pow(r_max / g.sphere_radius, 3);
+    if (g.kind != ic::GrainKind::sphere && g.sphere_radius > 0.0 && most > max_spheres_per_grain)
+        throw p.error("ic.cloud.sphere_radius",
+                      "grains up to " + to_toml_text(r_max) + " m would hold up to " +
+                          to_toml_text(std::round(most)) + " spheres each, more than " +
+                          to_toml_text(max_spheres_per_grain) + "; use larger spheres");
+    if (g.kind == ic::GrainKind::sphere && g.sphere_radius > 0.0)
+        throw p.error("ic.cloud.sphere_radius",
+                      "fills aggregates; for spheres set ic.cloud.radius (ic.cloud.grain = " +
+                          p.described("ic.cloud.grain") + ")");
+    return g;
+}
+
 } // namespace
 
 RunConfig make_run_config(const ParameterSet& p) {
@@ -127,6 +179,8 @@ RunConfig make_run_config(const ParameterSet& p) {
         throw p.error("ic.cloud.radius_min", "must be < ic.cloud.radius_max = " +
                                                  to_toml_text(c.cloud.radii.radius_max) + " m");
     }
+
+    c.cloud.grain = make_grain_config(p, c);
 
     c.lattice.nx = p.integer("ic.lattice.nx");
     c.lattice.ny = p.integer("ic.lattice.ny");

@@ -117,6 +117,15 @@ struct HullMatch {
 [[nodiscard]] std::vector<SpherePart> make_grain(const GrainConfig& g, double r, double density,
                                                  Rng& rng);
 
+/// True when make_grain builds the same shape at every size (all kinds but hull, at a set
+/// sphere count): a cloud then scales one grain with scaled_grain.
+[[nodiscard]] inline bool same_shape_at_every_size(const GrainConfig& g) {
+    return g.kind != GrainKind::hull && !(g.sphere_radius > 0.0);
+}
+
+/// The grain with lengths times a and masses times a^3 (its density unchanged).
+[[nodiscard]] std::vector<SpherePart> scaled_grain(std::vector<SpherePart> parts, double a);
+
 /// Uniformly random rotation (Shoemake 1992, Graphics Gems III, "Uniform random rotations").
 [[nodiscard]] Quat random_orientation(Rng& rng);
 

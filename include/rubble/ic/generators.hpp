@@ -6,6 +6,7 @@
 
 #include "rubble/core/bodies.hpp"
 #include "rubble/core/enum_names.hpp"
+#include "rubble/ic/aggregates.hpp"
 #include "rubble/ic/random.hpp"
 
 namespace rubble::ic {
@@ -31,13 +32,14 @@ struct RadiusSpec {
 };
 
 struct CloudConfig {
-    std::int64_t n = 1000;
+    std::int64_t n = 1000; ///< grains (spheres or aggregates)
     Region region = Region::sphere;
     double size = 1.0; ///< m: radius of the sphere, edge of the cube, outer radius of the annulus
     double inner_radius = 0.0; ///< m, annulus: inner radius (0: a full cylinder)
     double height = 0.0;       ///< m, annulus: extent along z, centred on the origin
-    RadiusSpec radii;
-    double density = 2000.0; ///< kg/m^3
+    RadiusSpec radii; ///< grain sizes: sphere radius, hull circumradius, layout bounding radius
+    double density = 2000.0; ///< kg/m^3, of every sphere (match_hull: of the hull)
+    GrainConfig grain;       ///< spheres (default) or rigid aggregates (ic/aggregates.hpp)
 };
 
 struct LatticeConfig {
@@ -66,11 +68,13 @@ struct TwoBodyConfig {
 /// Draws one radius (m) from the distribution.
 [[nodiscard]] double draw_radius(const RadiusSpec& spec, Rng& rng);
 
-/// N non-overlapping spheres placed uniformly at random (random sequential addition, largest
+/// N non-overlapping grains placed uniformly at random (random sequential addition, largest
 /// first) entirely inside the region (a sphere or a cube centred on the origin, or an annulus
 /// about the z axis: inner_radius <= rho <= size, |z| <= height / 2, the gap of a
 /// Taylor-Couette cell), at rest. O(N) expected: overlap tests use a hash grid.
-/// Throws InputError when the spheres cannot be placed (volume fraction near jamming).
+/// Grains are free spheres, or rigid aggregates (config.grain) built by make_grain at the
+/// drawn size, randomly oriented, kept apart by their bounding spheres about their centres of
+/// mass. Throws InputError when the grains cannot be placed (volume fraction near jamming).
 [[nodiscard]] Bodies make_cloud(const CloudConfig& config, Rng& rng);
 
 /// Simple-cubic block of touching or separated spheres centred on the origin, at rest.
