@@ -12,6 +12,7 @@
 
 #include "rubble/core/error.hpp"
 #include "rubble/shapes/polyhedron_mass.hpp"
+#include "sphere_grid.hpp"
 
 namespace rubble::ic {
 namespace {
@@ -189,6 +190,13 @@ std::vector<SpherePart> fill_hull_count(const shapes::ConvexHull& hull, std::int
 
 bool is_connected(const std::vector<SpherePart>& parts) {
     if (parts.empty()) return false;
+    double r_max = 0.0;
+    for (const SpherePart& q : parts)
+        r_max = std::max(r_max, q.radius);
+    // Touching spheres are within 2 r_max of each other: neighbours in the 27 cells around.
+    SphereGrid grid(2.0 * r_max * (1.0 + 1e-9));
+    for (std::size_t i = 0; i < parts.size(); ++i)
+        grid.insert(i, parts[i].centre);
     std::vector<char> seen(parts.size(), 0);
     std::vector<std::size_t> stack{0};
     seen[0] = 1;
@@ -196,15 +204,15 @@ bool is_connected(const std::vector<SpherePart>& parts) {
     while (!stack.empty()) {
         const std::size_t i = stack.back();
         stack.pop_back();
-        for (std::size_t j = 0; j < parts.size(); ++j) {
-            if (seen[j]) continue;
+        grid.for_each_near(parts[i].centre, [&](std::size_t j) {
+            if (seen[j]) return;
             const double reach = (parts[i].radius + parts[j].radius) * (1.0 + 1e-9);
             if ((parts[i].centre - parts[j].centre).squaredNorm() <= reach * reach) {
                 seen[j] = 1;
                 ++reached;
                 stack.push_back(j);
             }
-        }
+        });
     }
     return reached == parts.size();
 }

@@ -223,7 +223,7 @@ std::vector<ParamSpec> make_specs() {
         integer("ic.cloud.spheres_per_grain", "20",
                 "Aggregates: spheres of a lattice fill (the closest count the lattice allows); "
                 "used when ic.cloud.sphere_radius = 0",
-                2, 100000),
+                2, 10000),
         non_negative("ic.cloud.sphere_radius", "m", "0.0",
                      "Aggregates: radius of the filling spheres (lattice spacing 2 x it), the "
                      "count following from each grain's size; 0: use ic.cloud.spheres_per_grain"),

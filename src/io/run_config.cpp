@@ -40,7 +40,7 @@ E choice(const ParameterSet& p, const std::string& key, const EnumNames<E, N>& n
 }
 
 // As ic.cloud.spheres_per_grain's upper bound (parameter_specs.cpp).
-constexpr double max_spheres_per_grain = 100000;
+constexpr double max_spheres_per_grain = 10000;
 
 // The aggregate keys of ic.cloud, checked against each other; the layout file is read here
 // (at the edge) so that a bad file is refused before anything is generated.

@@ -80,7 +80,7 @@ enum class FillRule { spheres_inside, centres_inside };
                                                       FillRule rule = FillRule::spheres_inside);
 
 /// True when the graph of touching or overlapping spheres (|c_i - c_j| <= (R_i + R_j)
-/// (1 + 1e-9)) is connected. O(K^2).
+/// (1 + 1e-9)) is connected. O(K) with a hash grid.
 [[nodiscard]] bool is_connected(const std::vector<SpherePart>& parts);
 
 /// Largest relative difference between the ascending principal moments of a and b,
