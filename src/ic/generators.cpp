@@ -79,7 +79,8 @@ Bodies make_cloud(const CloudConfig& c, Rng& rng) {
     std::vector<std::vector<SpherePart>> grains;
     if (c.grain.kind != GrainKind::sphere) {
         // Each grain is built at its drawn size; its bounding sphere about its centre of mass
-        // (at most a sphere radius beyond the hull) is what placement keeps apart.
+        // (within the drawn circumradius, a matched fill a little beyond) is what placement
+        // keeps apart.
         grains.reserve(n);
         std::vector<SpherePart> unit;
         if (same_shape_at_every_size(c.grain)) unit = make_grain(c.grain, 1.0, c.density, rng);
