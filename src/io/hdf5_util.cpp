@@ -207,8 +207,25 @@ std::pair<std::size_t, std::size_t> dataset_shape(hid_t loc, const std::string& 
     return {static_cast<std::size_t>(dims[0]), rank == 2 ? static_cast<std::size_t>(dims[1]) : 1};
 }
 
+// A damaged dataspace can claim more elements than memory holds (bad_alloc, or an overcommitted
+// allocation the kernel kills). This writer never compresses, so a dataset's data fit in its
+// file, except unwritten chunks of a series extended by a killed run: allow 64 MiB beyond.
+namespace {
+void check_extent(hid_t loc, const std::string& name, std::size_t rows, std::size_t cols) {
+    Handle file(checked(H5Iget_file_id(loc), "H5Iget_file_id"), H5Fclose);
+    hsize_t size = 0;
+    check(H5Fget_filesize(file.get(), &size), "H5Fget_filesize");
+    const double bytes = 8.0 * static_cast<double>(rows) * static_cast<double>(cols);
+    if (bytes > static_cast<double>(size) + 64.0 * 1024 * 1024)
+        throw IoError("dataset " + name + " claims " + std::to_string(rows) + " x " +
+                      std::to_string(cols) + " values, more than the file of " +
+                      std::to_string(size) + " bytes holds: the file is damaged");
+}
+} // namespace
+
 std::vector<double> read_doubles(hid_t loc, const std::string& name) {
     const auto [rows, cols] = dataset_shape(loc, name);
+    check_extent(loc, name, rows, cols);
     std::vector<double> out(rows * cols);
     Handle set = open_dataset(loc, name);
     if (!out.empty())
@@ -219,6 +236,7 @@ std::vector<double> read_doubles(hid_t loc, const std::string& name) {
 
 std::vector<std::int64_t> read_ints(hid_t loc, const std::string& name) {
     const auto [rows, cols] = dataset_shape(loc, name);
+    check_extent(loc, name, rows, cols);
     std::vector<std::int64_t> out(rows * cols);
     Handle set = open_dataset(loc, name);
     if (!out.empty())
