@@ -18,7 +18,8 @@ using namespace rubble;
 namespace {
 
 struct Pair {
-    collisions::RigidMotion a, b;
+    integrate::RotorPath rotor_a, rotor_b;
+    Vec3 pos_b, vel_b;
 };
 
 // A cube of 2 x 2 x 2 touching spheres of radius 0.5 m (bounding radius ~1.37 m).
@@ -49,17 +50,19 @@ void BM_AggregatePairPrediction(benchmark::State& state) {
         const auto orientation = [&rng] {
             return Quat(Eigen::AngleAxisd(rng.uniform(0, 2 * pi), rng.unit_vector()));
         };
+        const Vec3 pos_b = dir * rng.uniform(2.8, 3.6), vel_b = -dir * rng.uniform(0.0, 1.0);
         pairs.push_back(
-            Pair{{Vec3::Zero(), Vec3::Zero(), 0.0,
-                  integrate::RotorPath(orientation(), rng.unit_vector() * spin, moments, h)},
-                 {dir * rng.uniform(2.8, 3.6), -dir * rng.uniform(0.0, 1.0), 0.0,
-                  integrate::RotorPath(orientation(), rng.unit_vector() * spin, moments, h)}});
+            Pair{integrate::RotorPath(orientation(), rng.unit_vector() * spin, moments, h),
+                 integrate::RotorPath(orientation(), rng.unit_vector() * spin, moments, h), pos_b,
+                 vel_b});
     }
     std::int64_t contacts = 0;
     for (auto _ : state) {
         for (const Pair& p : pairs) {
+            const collisions::RigidMotion a{Vec3::Zero(), Vec3::Zero(), 0.0, &p.rotor_a};
+            const collisions::RigidMotion b{p.pos_b, p.vel_b, 0.0, &p.rotor_b};
             const auto c =
-                collisions::predict_rigid_contact(p.a, parts, p.b, parts, Vec3::Zero(), 0.0, h);
+                collisions::predict_rigid_contact(a, parts, b, parts, Vec3::Zero(), 0.0, h);
             contacts += c ? 1 : 0;
             benchmark::DoNotOptimize(c);
         }

@@ -29,7 +29,7 @@ struct PointState {
 // The centre of sphere `s` of `m` and its velocity on the path, at time t.
 PointState point_on_path(const RigidMotion& m, const Vec3& offset, double t) {
     Vec3 w;
-    const Quat q = m.rotor.principal_at(t - m.time, w);
+    const Quat q = m.rotor->principal_at(t - m.time, w);
     const Vec3 arm = q * offset;
     return PointState{m.pos + (t - m.time) * m.vel + arm, m.vel + w.cross(arm)};
 }
@@ -69,10 +69,10 @@ struct PairSearch {
     // Do the two centres approach each other at the bodies' physical spins at t?
     [[nodiscard]] bool approaching(double t) const {
         const auto state = [t](const RigidMotion& m, const Vec3& offset) {
-            const Quat q = m.rotor.principal_at(t - m.time);
+            const Quat q = m.rotor->principal_at(t - m.time);
             const Vec3 arm = q * offset;
             return PointState{m.pos + (t - m.time) * m.vel + arm,
-                              m.vel + m.rotor.spin_for(q).cross(arm)};
+                              m.vel + m.rotor->spin_for(q).cross(arm)};
         };
         const PointState p1 = state(body1, offset1), p2 = state(body2, offset2);
         return (p2.x + shift - p1.x).dot(p2.v - p1.v) < 0.0;
@@ -81,8 +81,8 @@ struct PairSearch {
     // The end of the span from t on which both paths are smooth (their splitting steps end;
     // never t itself, so the search always moves on).
     [[nodiscard]] double smooth_until(double t) const {
-        const double end = std::min(body1.time + body1.rotor.step_end(t - body1.time),
-                                    body2.time + body2.rotor.step_end(t - body2.time));
+        const double end = std::min(body1.time + body1.rotor->step_end(t - body1.time),
+                                    body2.time + body2.rotor->step_end(t - body2.time));
         return end > t ? end : std::nextafter(t, std::numeric_limits<double>::infinity());
     }
 
@@ -123,10 +123,10 @@ PairSearch make_search(const RigidMotion& body1, const PartSphere& s1, const Rig
                        const PartSphere& s2, const Vec3& shift) {
     const double rho1 = s1.offset.norm(), rho2 = s2.offset.norm();
     const double sigma = s1.radius + s2.radius;
-    const double v = (body2.vel - body1.vel).norm() + body1.rotor.rate_bound() * rho1 +
-                     body2.rotor.rate_bound() * rho2;
+    const double v = (body2.vel - body1.vel).norm() + body1.rotor->rate_bound() * rho1 +
+                     body2.rotor->rate_bound() * rho2;
     const double a =
-        body1.rotor.acceleration_bound() * rho1 + body2.rotor.acceleration_bound() * rho2;
+        body1.rotor->acceleration_bound() * rho1 + body2.rotor->acceleration_bound() * rho2;
     return PairSearch{body1, body2, s1.offset, s2.offset, shift, sigma, v, a + v * v / sigma};
 }
 
@@ -149,7 +149,7 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
     // only up to the earliest contact found so far.
     const auto states = [&now](const RigidMotion& m, std::span<const PartSphere> parts) {
         Vec3 w;
-        const Quat q = m.rotor.principal_at(now - m.time, w);
+        const Quat q = m.rotor->principal_at(now - m.time, w);
         const Vec3 centre = m.pos + (now - m.time) * m.vel;
         std::vector<PointState> out;
         out.reserve(parts.size());

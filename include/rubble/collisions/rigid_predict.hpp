@@ -29,17 +29,18 @@
 namespace rubble::collisions {
 
 /// A body over one segment of a drift: from `time` (s into the drift) its centre of mass moves
-/// from `pos` at `vel` and its principal frame turns along `rotor` (rotor time 0 = `time`).
+/// from `pos` at `vel` and its principal frame turns along `*rotor` (rotor time 0 = `time`),
+/// which the caller keeps.
 struct RigidMotion {
     Vec3 pos;          ///< m
     Vec3 vel;          ///< m/s
     double time = 0.0; ///< s
-    integrate::RotorPath rotor;
+    const integrate::RotorPath* rotor = nullptr;
 
     /// Where a point fixed in the body at `offset` (principal frame, from the centre of mass)
     /// is at time t (s into the drift, t >= time).
     [[nodiscard]] Vec3 point_at(const Vec3& offset, double t) const {
-        return pos + (t - time) * vel + rotor.principal_at(t - time) * offset;
+        return pos + (t - time) * vel + rotor->principal_at(t - time) * offset;
     }
 };
 

@@ -28,8 +28,10 @@ using rubble::test::eps;
 namespace {
 
 struct Aggregate {
-    RigidMotion motion;
+    Vec3 pos, vel;
+    RotorPath rotor;
     std::vector<PartSphere> parts;
+    [[nodiscard]] RigidMotion motion() const { return RigidMotion{pos, vel, 0.0, &rotor}; }
 };
 
 // A body of k spheres (k = 1: a free sphere) with its true mass properties, placed at x with
@@ -47,7 +49,9 @@ Aggregate random_aggregate(Rng& rng, int k, const Vec3& x, const Vec3& v, double
         a.parts.push_back(PartSphere{mp.axes.conjugate() * (s.centre - mp.centre), s.radius});
     const Quat principal = Quat(Eigen::AngleAxisd(rng.uniform(0, 2 * pi), rng.unit_vector()));
     const Vec3 moments = k == 1 ? Vec3::Constant(mp.moments.x()) : mp.moments;
-    a.motion = RigidMotion{x, v, 0.0, RotorPath(principal, rng.unit_vector() * spin, moments, h)};
+    a.pos = x;
+    a.vel = v;
+    a.rotor = RotorPath(principal, rng.unit_vector() * spin, moments, h);
     return a;
 }
 
@@ -55,8 +59,8 @@ Aggregate random_aggregate(Rng& rng, int k, const Vec3& x, const Vec3& v, double
 // computed once).
 double body_gap(const Aggregate& a, const Aggregate& b, double t) {
     const auto centres = [t](const Aggregate& x) {
-        const Quat q = x.motion.rotor.principal_at(t - x.motion.time);
-        const Vec3 c = x.motion.pos + (t - x.motion.time) * x.motion.vel;
+        const Quat q = x.rotor.principal_at(t - 0.0);
+        const Vec3 c = x.pos + (t - 0.0) * x.vel;
         std::vector<Vec3> out;
         for (const PartSphere& p : x.parts)
             out.push_back(c + q * p.offset);
@@ -96,12 +100,12 @@ std::optional<double> brute_force(const Aggregate& a, const Aggregate& b, double
 // all sphere pairs.
 std::optional<double> quadratic_approximation(const Aggregate& a, const Aggregate& b, double h) {
     const auto states = [](const Aggregate& x) {
-        const Quat q = x.motion.rotor.principal_at(0.0);
-        const Vec3 w = x.motion.rotor.spin_for(q);
+        const Quat q = x.rotor.principal_at(0.0);
+        const Vec3 w = x.rotor.spin_for(q);
         std::vector<std::array<Vec3, 3>> out;
         for (const PartSphere& p : x.parts) {
             const Vec3 rho = q * p.offset;
-            out.push_back({x.motion.pos + rho, x.motion.vel + w.cross(rho), w.cross(w.cross(rho))});
+            out.push_back({x.pos + rho, x.vel + w.cross(rho), w.cross(w.cross(rho))});
         }
         return out;
     };
@@ -137,11 +141,11 @@ TEST(RigidPredict, ASpinningDumbbellSweepsIntoASphereAtTheAnalyticTime) {
     for (const Vec3& c : {Vec3(-l, 0, 0), Vec3(l, 0, 0)})
         bell.push_back(PartSphere{mp.axes.conjugate() * c, r});
     const double h = 4.0;
-    const RigidMotion dumbbell{Vec3::Zero(), Vec3::Zero(), 0.0,
-                               RotorPath(mp.axes, Vec3(0, 0, w), mp.moments, h)};
+    const RotorPath turning(mp.axes, Vec3(0, 0, w), mp.moments, h);
+    const RigidMotion dumbbell{Vec3::Zero(), Vec3::Zero(), 0.0, &turning};
     const Vec3 at = D * Vec3(std::cos(phi), std::sin(phi), 0.0);
-    const RigidMotion ball{at, Vec3::Zero(), 0.0,
-                           RotorPath(Quat::Identity(), Vec3::Zero(), Vec3::Ones(), h)};
+    const RotorPath resting(Quat::Identity(), Vec3::Zero(), Vec3::Ones(), h);
+    const RigidMotion ball{at, Vec3::Zero(), 0.0, &resting};
     const std::vector<PartSphere> sphere{{Vec3::Zero(), s}};
     const auto c = predict_rigid_contact(dumbbell, bell, ball, sphere, Vec3::Zero(), 0.0, h);
     ASSERT_TRUE(c.has_value());
@@ -185,7 +189,7 @@ TEST(RigidPredict, AgreesWithABruteForceSearchOnSpinningAggregates) {
                                              rng.uniform(0.0, fastest), h);
         if (body_gap(a, b, 0.0) <= 0.0) continue; // touching at the start: not this test
         const auto predicted =
-            predict_rigid_contact(a.motion, a.parts, b.motion, b.parts, Vec3::Zero(), 0.0, h);
+            predict_rigid_contact(a.motion(), a.parts, b.motion(), b.parts, Vec3::Zero(), 0.0, h);
         const auto sampled = brute_force(a, b, h, 4000);
         if (sampled) {
             ASSERT_TRUE(predicted.has_value()) << "missed a contact, trial " << trial;
