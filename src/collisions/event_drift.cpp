@@ -17,6 +17,7 @@
 #include "rubble/collisions/predict.hpp"
 #include "rubble/collisions/resolve.hpp"
 #include "rubble/collisions/restitution_law.hpp"
+#include "rubble/collisions/rigid_predict.hpp"
 #include "rubble/collisions/wall_overlaps.hpp"
 #include "rubble/core/debug_checks.hpp"
 #include "rubble/core/error.hpp"
@@ -73,6 +74,10 @@ std::vector<CollisionRecord> EventDrivenDrift::take_log() {
         image = boundaries::opposite_image(image);
     }
     const auto ui = static_cast<std::size_t>(i), uj = static_cast<std::size_t>(j);
+    if (aggregates_ && !(free_[ui] && free_[uj])) [[unlikely]] {
+        offer_rigid(u, i, j, image, h);
+        return;
+    }
     const Moving& mi = moving_[ui];
     const Moving& mj = moving_[uj];
     const double now = std::max(mi.time, mj.time);
@@ -82,6 +87,21 @@ std::vector<CollisionRecord> EventDrivenDrift::take_log() {
     // Most contacts come after both kept ones (or after the drift): no event is built for them.
     if (!t || *t > h || *t > std::max(u.first.time, u.second.time)) return;
     keep(u, CollisionEvent{*t, i, j, count_[ui], count_[uj], image});
+}
+
+void EventDrivenDrift::offer_rigid(Upcoming& u, std::int32_t i, std::int32_t j, std::int8_t image,
+                                   double h) const {
+    // (Here beside offer() for keep(), which is inlined into both.) As offer(): from the later of
+    // the two bodies' times and in the order i < j, so that both bodies get bitwise the same
+    // answer.
+    const auto ui = static_cast<std::size_t>(i), uj = static_cast<std::size_t>(j);
+    const double now = std::max(moving_[ui].time, moving_[uj].time);
+    const double until = std::min(h, std::max(u.first.time, u.second.time));
+    if (!(now <= until)) return;
+    const auto c = predict_rigid_contact(motion_of(ui), parts_of(ui), motion_of(uj), parts_of(uj),
+                                         image_shift_[static_cast<std::size_t>(image)], now, until);
+    if (!c) return;
+    keep(u, CollisionEvent{c->time, i, j, count_[ui], count_[uj], image});
 }
 
 void EventDrivenDrift::offer_walls(Upcoming& u, std::int32_t i, double h) const {
@@ -239,6 +259,7 @@ bool EventDrivenDrift::start(const Bodies& b, double h) {
     renewed_.assign(n, 0);
     upcoming_.resize(n);
     queue_.reset(h, n);
+    start_rigid(b, h);
     return predict_initial(h);
 }
 
@@ -314,6 +335,10 @@ SphereState EventDrivenDrift::sphere(std::int32_t i, const Vec3& shift) const {
 
 void EventDrivenDrift::collide(Bodies& b, const CollisionEvent& e, double t0, DriftStats& stats) {
     const auto i = static_cast<std::size_t>(e.i), j = static_cast<std::size_t>(e.j);
+    if (aggregates_ && !(free_[i] && free_[j])) {
+        collide_rigid(b, e, t0, stats);
+        return;
+    }
     const Vec3 shift = image_shift_[static_cast<std::size_t>(e.image)];
     const SphereState si = sphere(e.i, Vec3::Zero()), sj = sphere(e.j, shift);
 
@@ -496,7 +521,8 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
     for (std::size_t k = 0; k < config_.walls.size(); ++k)
         wall_at_[k] = boundaries::wall_point_at(config_.walls[k], t0);
 
-    if (start(b, h)) {
+    h_ = h;
+    if (start(b, h) && !aggregates_) {
         // Among the listed neighbours: an overlapping pair's neighbourhoods always meet.
         std::vector<Overlap> overlaps = find_overlaps(b, neighbours_, config_.overlap_tolerance);
         stats.max_overlap = largest_relative_depth(b, overlaps);
@@ -512,6 +538,7 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
             (void)start(b, h);
         }
     }
+    if (aggregates_) check_rigid_overlaps_at_start(b, t0, stats);
     if (!config_.walls.empty()) handle_walls_at_start(b, h, t0, stats);
     if constexpr (debug_checks) note_start_overlaps();
     const std::size_t n = b.size();
@@ -584,11 +611,14 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
             if (j_same) predict_after_stale(e.j, e, e.time, h);
             continue;
         }
-        if constexpr (debug_checks) check_before_event(b, e, t0);
+        // (The checks predict and measure free spheres; aggregates have their own tests.)
+        if constexpr (debug_checks)
+            if (!aggregates_) check_before_event(b, e, t0);
         advance(e.i, e.time);
         advance(e.j, e.time);
         collide(b, e, t0, stats);
-        if constexpr (debug_checks) check_after_event(b, e, t0);
+        if constexpr (debug_checks)
+            if (!aggregates_) check_after_event(b, e, t0);
         // The absorbed body leaves every list; the merged one has a new centre and radius: a
         // new neighbourhood.
         if (config_.outcome == ContactOutcome::merge) {
@@ -612,8 +642,11 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
         path += rigid_[u].speed * h;
         radii += moving_[u].radius;
         ++alive_count;
+        if (aggregates_ && !free_[u])
+            finish_rigid(b, u, h); // (before advance(): its path starts at moving_[u].time)
+        else
+            turn(b, static_cast<std::int32_t>(k), h);
         advance(static_cast<std::int32_t>(k), h);
-        turn(b, static_cast<std::int32_t>(k), h);
         const Moving& m = moving_[u];
         const Rigid& r = rigid_[u];
         b.pos[u] = m.pos;

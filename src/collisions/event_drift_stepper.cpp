@@ -2,16 +2,9 @@
 // The event-driven drift seen through the Stepper interface (integrate/stepper.hpp).
 #include "rubble/collisions/event_drift.hpp"
 
-#include "rubble/core/error.hpp"
-
 namespace rubble::collisions {
 
 integrate::StepStats EventDrivenDrift::advance(Bodies& b, double h, double t0, bool may_abandon) {
-    // The hard-sphere engine moves each body as one sphere on a straight line; bodies of
-    // several spheres need the rotating-body prediction of the aggregates stepper.
-    if (!b.all_free_spheres())
-        throw InputError("the event-driven hard-sphere drift handles free spheres only; this "
-                         "run has bodies made of several spheres or an offset sphere");
     const DriftStats d = drift(b, h, t0, may_abandon);
     integrate::StepStats s;
     s.contacts = d.collisions;
@@ -24,7 +17,8 @@ integrate::StepStats EventDrivenDrift::advance(Bodies& b, double h, double t0, b
               {"rebuilt", d.rebuilt ? 1.0 : 0.0},
               {"stale_events", static_cast<double>(d.stale_events)},
               {"skin", d.skin},
-              {"wall_collisions", static_cast<double>(d.wall_collisions)}};
+              {"wall_collisions", static_cast<double>(d.wall_collisions)},
+              {"grazes", static_cast<double>(d.grazes)}};
     return s;
 }
 

@@ -146,6 +146,11 @@ Quat RotorPath::principal_at(double t, Vec3& angular_velocity) const {
     return q;
 }
 
+Vec3 RotorPath::end_spin() const {
+    if (spherical_) return spin_;
+    return step_start_.back() * step_pi_.back().cwiseQuotient(moments_);
+}
+
 Vec3 RotorPath::spin_for(const Quat& q) const {
     if (spherical_) return spin_;
     return q * (q.conjugate() * momentum_).cwiseQuotient(moments_);

@@ -16,12 +16,17 @@
 // contact's partner code is wall_event(k), and a wall never changes, so its events turn stale
 // only when their body does. No walls: none of this runs.
 //
-// A stepper for free spheres only (advance() refuses other bodies): the packed state, the
-// straight-line advance, the centre-to-centre normals, the overlap strategies and merges all
-// assume them. Rigid aggregates add their own stepper (docs/collisions.md, "Seams").
+// Bodies made of several spheres (rigid aggregates, docs/aggregates.md) move their centres of
+// mass on the same straight lines and turn along their rotor paths (integrate/rotor_path.hpp):
+// when a drift has any, pairs with an aggregate are predicted by the root search of
+// rigid_predict.hpp and resolved by the off-centre impulse of rigid_impulse.hpp
+// (event_drift_rigid.cpp); pairs of free spheres keep the exact quadratic, and a drift of free
+// spheres only runs none of it. Aggregates do not yet meet walls, merge, or take the overlap
+// strategies (overlaps at the start are counted, or stop the run under "abort").
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -32,7 +37,9 @@
 #include "rubble/collisions/event_queue.hpp"
 #include "rubble/collisions/neighbour_lists.hpp"
 #include "rubble/collisions/resolve.hpp"
+#include "rubble/collisions/rigid_predict.hpp"
 #include "rubble/core/bodies.hpp"
+#include "rubble/integrate/rotor_path.hpp"
 #include "rubble/integrate/stepper.hpp"
 
 namespace rubble::collisions {
@@ -54,6 +61,7 @@ struct DriftStats {
     bool rebuilt = false;              ///< neighbour lists rebuilt (bodies changed)
     std::int64_t stale_events = 0;     ///< predictions dropped because a body collided first
     double skin = 0.0;                 ///< neighbourhood margin used (config or adaptive)
+    std::int64_t grazes = 0;           ///< aggregate contacts reached without approach (no impulse)
 };
 
 /// The event-driven drift as the Simulation's stepper (integrate/stepper.hpp).
@@ -121,6 +129,31 @@ private:
     /// Predicts the pair's contact within the drift and keeps it in u (i's kept collisions)
     /// if it is among the two earliest.
     void offer(Upcoming& u, std::int32_t i, std::int32_t j, std::int8_t image, double h) const;
+    /// offer() for a pair with an aggregate (rigid_predict.hpp).
+    void offer_rigid(Upcoming& u, std::int32_t i, std::int32_t j, std::int8_t image,
+                     double h) const;
+    /// Sets up the rigid-body state of the drift (aggregates_ and what it needs) from b.
+    void start_rigid(const Bodies& b, double h);
+    /// collide() for a pair with an aggregate: the off-centre impulse at the touching spheres.
+    void collide_rigid(Bodies& b, const CollisionEvent& e, double t0, DriftStats& stats);
+    /// Overlaps between spheres of different bodies at the start of a drift with aggregates:
+    /// counted, and the run stopped under "abort" (the other strategies act on free spheres).
+    void check_rigid_overlaps_at_start(const Bodies& b, double t0, DriftStats& stats) const;
+    /// Starts a new segment of body k's path at t (s into the drift), turned by `principal`,
+    /// with angular velocity `spin`.
+    void restart_path(Bodies& b, std::size_t k, const Quat& principal, const Vec3& spin, double t);
+    /// Body k's orientation and spin written back at the end of the drift (aggregates).
+    void finish_rigid(Bodies& b, std::size_t k, double h);
+    /// Body k as a rigid motion over its present segment.
+    [[nodiscard]] RigidMotion motion_of(std::size_t k) const {
+        // (Predictions come after a collision has restarted its bodies' paths: moving_[k].time is
+        // where the path starts, segment_[k], for aggregates.)
+        return RigidMotion{moving_[k].pos, moving_[k].vel, moving_[k].time, &rotor_[k]};
+    }
+    [[nodiscard]] std::span<const PartSphere> parts_of(std::size_t k) const {
+        return {parts_.data() + parts_begin_[k], parts_begin_[k + 1] - parts_begin_[k]};
+    }
+
     /// Predicts i's contacts with every wall from i's own time, keeping them in u likewise.
     void offer_walls(Upcoming& u, std::int32_t i, double h) const;
     /// Starts loading what handling e will read (a hint: no effect on results).
@@ -214,6 +247,17 @@ private:
     std::vector<CollisionRecord> log_;
     std::vector<Vec3> wall_at_; // m, each wall's point at the start of the drift
     std::vector<boundaries::WallImpulse> wall_impulses_;
+    // Aggregates (event_drift_rigid.cpp): aggregates_ when the drift has any body that is not a
+    // free sphere; then each body's spheres in its principal frame, whether it is a free sphere,
+    // and its rotor path from its last collision (moving_[k].time, when only a collision moves a
+    // body) to the end of the drift.
+    bool aggregates_ = false;
+    double h_ = 0.0; // s, this drift
+    std::vector<std::uint8_t> free_;
+    std::vector<std::size_t> parts_begin_;
+    std::vector<PartSphere> parts_;
+    std::vector<integrate::RotorPath> rotor_;
+    std::vector<double> segment_; // s into the drift: where each rotor path starts
     // (debug_checks only) index pairs i < j, and (body, wall), overlapping at the start.
     std::vector<std::pair<std::int32_t, std::int32_t>> overlapping_at_start_;
     std::vector<std::pair<std::int32_t, std::size_t>> wall_overlapping_at_start_;

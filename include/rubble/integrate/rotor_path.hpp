@@ -50,6 +50,9 @@ public:
     /// the path is smooth on [t, step_end(t)].
     [[nodiscard]] double step_end(double t) const;
 
+    /// The spin I^-1 L at the segment's end, bit for bit what turn_free_rotor(duration) leaves.
+    [[nodiscard]] Vec3 end_spin() const;
+
     /// Upper bound over the segment on the path's angular speed (rad/s).
     [[nodiscard]] double rate_bound() const { return rate_bound_; }
     /// Upper bound over the segment on |d2p/dt2| / |rho| (s^-2) for a body-fixed point.

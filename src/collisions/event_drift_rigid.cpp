@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+// The event-driven drift's rigid-body paths (event_drift.hpp): bodies made of several spheres
+// turn along their rotor paths, their contacts are predicted by the root search of
+// rigid_predict.hpp and resolved by the off-centre impulse of rigid_impulse.hpp
+// (docs/aggregates.md). A drift of free spheres only sets aggregates_ = false here and runs none of
+// the rest.
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+#include "rubble/collisions/event_drift.hpp"
+#include "rubble/collisions/restitution_law.hpp"
+#include "rubble/collisions/rigid_impulse.hpp"
+#include "rubble/core/error.hpp"
+#include "rubble/core/rigid_body.hpp"
+
+namespace rubble::collisions {
+namespace {
+
+// I^-1 in the inertial frame for principal moments I turned by q (principal -> inertial).
+Mat3 inverse_inertia(const Quat& q, const Vec3& moments) {
+    const Mat3 r = q.toRotationMatrix();
+    return r * moments.cwiseInverse().asDiagonal() * r.transpose();
+}
+
+} // namespace
+
+void EventDrivenDrift::start_rigid(const Bodies& b, double h) {
+    const std::size_t n = b.size();
+    aggregates_ = !b.all_free_spheres();
+    if (!aggregates_) return;
+    if (!config_.walls.empty())
+        throw InputError("collisions: walls do not yet take bodies made of several spheres "
+                         "(aggregates); remove the [[walls]] or run free spheres");
+    if (config_.outcome == ContactOutcome::merge)
+        throw InputError("collisions.outcome = \"merge\" does not yet take bodies made of "
+                         "several spheres (aggregates); use \"bounce\"");
+    free_.assign(n, 0);
+    parts_begin_.assign(n + 1, 0);
+    parts_.resize(b.spheres.size());
+    rotor_.resize(n);
+    segment_.assign(n, 0.0);
+    // Spheres are grouped by body (Bodies::check_consistent), in body order.
+    for (std::size_t s = 0; s < b.spheres.size(); ++s)
+        ++parts_begin_[static_cast<std::size_t>(b.spheres.body[s]) + 1];
+    for (std::size_t k = 0; k < n; ++k)
+        parts_begin_[k + 1] += parts_begin_[k];
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t first = parts_begin_[k], count = parts_begin_[k + 1] - first;
+        free_[k] = count == 1 && b.spheres.offset[first].isZero(0.0) ? 1 : 0;
+        const Quat axes = b.principal_axes[k].conjugate();
+        for (std::size_t s = first; s < first + count; ++s)
+            parts_[s] = PartSphere{axes * b.spheres.offset[s], b.spheres.radius[s]};
+        rotor_[k] = integrate::RotorPath(principal_to_inertial(b, k), b.spin[k], b.inertia[k], h);
+    }
+}
+
+void EventDrivenDrift::collide_rigid(Bodies& b, const CollisionEvent& e, double t0,
+                                     DriftStats& stats) {
+    const std::array<std::size_t, 2> k{static_cast<std::size_t>(e.i),
+                                       static_cast<std::size_t>(e.j)};
+    const std::array<Vec3, 2> shift{Vec3::Zero(), image_shift_[static_cast<std::size_t>(e.image)]};
+    // Both bodies stand at e.time (advance()); their orientations there, on their paths
+    // (which start at segment_, where moving_ stood before advance()).
+    std::array<Quat, 2> q;
+    std::array<RigidState, 2> s;
+    for (std::size_t a = 0; a < 2; ++a) {
+        const Moving& m = moving_[k[a]];
+        q[a] = rotor_[k[a]].principal_at(e.time - segment_[k[a]]);
+        const Vec3 spin = free_[k[a]] ? rigid_[k[a]].spin : rotor_[k[a]].spin_for(q[a]);
+        s[a] = RigidState{1.0 / rigid_[k[a]].mass, m.pos + shift[a], m.vel, spin,
+                          inverse_inertia(q[a], b.inertia[k[a]])};
+    }
+    // The touching spheres: the pair with the smallest gap now (zero to round-off).
+    double gap = std::numeric_limits<double>::infinity();
+    Vec3 c1 = Vec3::Zero(), c2 = Vec3::Zero();
+    double r1 = 0.0;
+    const auto p1 = parts_of(k[0]), p2 = parts_of(k[1]);
+    for (const PartSphere& a : p1) {
+        const Vec3 x1 = s[0].centre + q[0] * a.offset;
+        for (const PartSphere& c : p2) {
+            const Vec3 x2 = s[1].centre + q[1] * c.offset;
+            const double g = (x2 - x1).norm() - (a.radius + c.radius);
+            if (g < gap) {
+                gap = g;
+                c1 = x1;
+                c2 = x2;
+                r1 = a.radius;
+            }
+        }
+    }
+    const Vec3 n = (c2 - c1).normalized();
+    const Vec3 p = c1 + r1 * n;
+    const Vec3 u = contact_velocity(s[0], s[1], p);
+    const double un = -u.dot(n);
+    if (!(un > 0.0)) {
+        // Reached on the rotor path but not approaching at the physical spins: the two differ
+        // by the splitting error, and such a graze needs no impulse (the spheres part). The
+        // bodies now stand at e.time: their paths start again there, unchanged in spin.
+        ++stats.grazes;
+        for (std::size_t a = 0; a < 2; ++a)
+            if (!free_[k[a]]) restart_path(b, k[a], q[a], s[a].spin, e.time);
+        return;
+    }
+    Rigid &ri = rigid_[k[0]], &rj = rigid_[k[1]];
+    const bool recent = ri.free_path < config_.f_crit * moving_[k[0]].radius ||
+                        rj.free_path < config_.f_crit * moving_[k[1]].radius;
+    const Restitution eps = restitution_for(config_, un, recent);
+    if (recent || (un < config_.v_min && config_.eps_n < 1.0)) ++stats.elastic_by_guard;
+    if (config_.log) {
+        const Vec3 r = s[1].centre - s[0].centre, v = s[1].vel - s[0].vel;
+        const double speed = v.norm();
+        const double impact = speed > 0.0 ? r.cross(v).norm() / speed : 0.0;
+        log_.push_back(CollisionRecord{t0 + e.time, std::min(b.id[k[0]], b.id[k[1]]),
+                                       std::max(b.id[k[0]], b.id[k[1]]), un, (u + un * n).norm(),
+                                       impact});
+    }
+    ++stats.collisions;
+    ++count_[k[0]];
+    ++count_[k[1]];
+    ri.free_path = 0.0;
+    rj.free_path = 0.0;
+    const RigidOutcome o = resolve_rigid_contact(s[0], s[1], p, n, eps);
+    const std::array<Vec3, 2> vel{o.vel1, o.vel2}, spin{o.spin1, o.spin2};
+    for (std::size_t a = 0; a < 2; ++a) {
+        const std::size_t body = k[a];
+        moving_[body].vel = vel[a];
+        rigid_[body].speed = vel[a].norm();
+        if (free_[body]) {
+            if (spin[a] != rigid_[body].spin) {
+                turn(b, static_cast<std::int32_t>(body), e.time);
+                rigid_[body].spin = spin[a];
+            }
+            continue;
+        }
+        // A new segment of the body's path starts here, with its new spin.
+        restart_path(b, body, q[a], spin[a], e.time);
+    }
+    for (const std::size_t body : k)
+        check_collision_count(b, body, t0 + e.time);
+}
+
+void EventDrivenDrift::restart_path(Bodies& b, std::size_t k, const Quat& principal,
+                                    const Vec3& spin, double t) {
+    b.orientation[k] = (principal * b.principal_axes[k].conjugate()).normalized();
+    rigid_[k].spin = spin;
+    rigid_[k].turned = t;
+    rotor_[k] = integrate::RotorPath(principal, spin, b.inertia[k], h_ - t);
+    segment_[k] = t;
+}
+
+void EventDrivenDrift::check_rigid_overlaps_at_start(const Bodies& b, double t0,
+                                                     DriftStats& stats) const {
+    // Among the listed neighbours (an overlapping pair's bounding spheres overlap, so their
+    // neighbourhoods meet), every pair of spheres of different bodies, at the drift's start.
+    const std::size_t n = moving_.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        const Quat qi = rotor_[i].principal_at(0.0);
+        neighbours_.for_each_neighbour(
+            static_cast<std::int32_t>(i), [&](std::int32_t jj, std::int8_t image) {
+                const auto j = static_cast<std::size_t>(jj);
+                if (j <= i) return;
+                const Vec3 shift = image_shift_[static_cast<std::size_t>(image)];
+                const Quat qj = rotor_[j].principal_at(0.0);
+                for (const PartSphere& a : parts_of(i)) {
+                    const Vec3 xa = moving_[i].pos + qi * a.offset;
+                    for (const PartSphere& c : parts_of(j)) {
+                        const Vec3 xc = moving_[j].pos + shift + qj * c.offset;
+                        const double sigma = a.radius + c.radius;
+                        const double depth = (sigma - (xc - xa).norm()) / sigma;
+                        if (!(depth > config_.overlap_tolerance)) continue;
+                        ++stats.overlaps;
+                        stats.max_overlap = std::max(stats.max_overlap, depth);
+                        if (config_.overlaps != OverlapStrategy::abort) continue;
+                        char buf[200];
+                        std::snprintf(buf, sizeof buf,
+                                      "overlap at t = %.9g s: spheres of bodies %lld and %lld "
+                                      "overlap by %.3g of their radii' sum",
+                                      t0, static_cast<long long>(b.id[i]),
+                                      static_cast<long long>(b.id[j]), depth);
+                        throw PhysicsError(std::string(buf) +
+                                           " (collisions.overlaps = \"abort\"; with aggregates the "
+                                           "other strategies count overlaps and let approaching "
+                                           "spheres collide at once)");
+                    }
+                }
+            });
+    }
+}
+
+void EventDrivenDrift::finish_rigid(Bodies& b, std::size_t k, double h) {
+    const integrate::RotorPath& path = rotor_[k];
+    const double t = h - segment_[k];
+    // At its segment's end the path is bitwise turn_free_rotor's, as the plain drift's.
+    const Quat q = t >= path.duration() ? path.principal_at(path.duration()) : path.principal_at(t);
+    b.orientation[k] = (q * b.principal_axes[k].conjugate()).normalized();
+    rigid_[k].spin = t >= path.duration() ? path.end_spin() : path.spin_for(q);
+    rigid_[k].turned = h;
+}
+
+} // namespace rubble::collisions
