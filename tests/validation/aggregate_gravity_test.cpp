@@ -10,9 +10,9 @@
 #include <gtest/gtest.h>
 
 #include "aggregate_field.hpp"
+#include "aggregates.hpp"
 #include "rubble/gravity/direct_gravity.hpp"
 #include "rubble/gravity/tree_gravity.hpp"
-#include "test_aggregates.hpp"
 #include "tolerances.hpp"
 
 using namespace rubble;

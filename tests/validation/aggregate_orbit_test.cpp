@@ -16,10 +16,10 @@
 
 #include <gtest/gtest.h>
 
+#include "aggregates.hpp"
 #include "rubble/gravity/direct_gravity.hpp"
 #include "rubble/integrate/diagnostics.hpp"
 #include "rubble/integrate/simulation.hpp"
-#include "test_aggregates.hpp"
 #include "tolerances.hpp"
 
 using namespace rubble;

@@ -11,11 +11,11 @@
 
 #include <gtest/gtest.h>
 
+#include "aggregates.hpp"
 #include "rubble/collisions/event_drift.hpp"
 #include "rubble/collisions/rigid_impulse.hpp"
 #include "rubble/core/rigid_body.hpp"
 #include "rubble/integrate/diagnostics.hpp"
-#include "test_aggregates.hpp"
 #include "tolerances.hpp"
 
 namespace rubble::collisions {
@@ -23,7 +23,7 @@ namespace {
 
 using test::eps;
 
-// n lumpy aggregates of k spheres and free spheres between them (test_aggregates.hpp),
+// n lumpy aggregates of k spheres and free spheres between them (aggregates.hpp),
 // falling together: each moves towards the centroid at 0.4 of its distance per second plus a
 // random 0.3 m/s, spinning at up to w_max.
 Bodies converging_cloud(int n, int k, double w_max, std::uint64_t seed) {
