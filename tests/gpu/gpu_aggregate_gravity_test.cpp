@@ -70,9 +70,10 @@ TEST(GpuAggregateGravity, GpuTreeForcesAndTorquesMatchTheCpuTreeAndDirectSum) {
         EXPECT_LT(same.force_max, 1e-9);
         EXPECT_LT(same.torque_max, 1e-9);
         const double gain = order == 4 ? test::tree_order4_gain : 1.0;
+        // The largest errors against direct summation follow from the CPU tree's, which
+        // tests/validation/aggregate_gravity_test.cpp bounds rigorously, and the 1e-9 above;
+        // a tail target (p99 of a uniform sphere) does not bound the largest of 40 bodies.
         EXPECT_LT(exact.force_median, test::tree_theta05_order2_median / gain);
-        EXPECT_LT(exact.force_max, test::tree_theta05_order2_p99 / gain);
         EXPECT_LT(exact.torque_median, test::tree_theta05_order2_median / gain);
-        EXPECT_LT(exact.torque_max, test::tree_theta05_order2_p99 / gain);
     }
 }
