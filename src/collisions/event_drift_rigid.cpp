@@ -16,15 +16,6 @@
 #include "rubble/core/rigid_body.hpp"
 
 namespace rubble::collisions {
-namespace {
-
-// I^-1 in the inertial frame for principal moments I turned by q (principal -> inertial).
-Mat3 inverse_inertia(const Quat& q, const Vec3& moments) {
-    const Mat3 r = q.toRotationMatrix();
-    return r * moments.cwiseInverse().asDiagonal() * r.transpose();
-}
-
-} // namespace
 
 void EventDrivenDrift::start_rigid(const Bodies& b, double h) {
     const std::size_t n = b.size();
@@ -70,7 +61,7 @@ void EventDrivenDrift::collide_rigid(Bodies& b, const CollisionEvent& e, double 
         q[a] = rotor_[k[a]].principal_at(e.time - segment_[k[a]]);
         const Vec3 spin = free_[k[a]] ? rigid_[k[a]].spin : rotor_[k[a]].spin_for(q[a]);
         s[a] = RigidState{1.0 / rigid_[k[a]].mass, m.pos + shift[a], m.vel, spin,
-                          inverse_inertia(q[a], b.inertia[k[a]])};
+                          inverse_inertia_tensor(q[a], b.inertia[k[a]])};
     }
     // The touching spheres: the pair with the smallest gap now (zero to round-off).
     double gap = std::numeric_limits<double>::infinity();
@@ -193,7 +184,7 @@ void EventDrivenDrift::finish_rigid(Bodies& b, std::size_t k, double h) {
     const integrate::RotorPath& path = rotor_[k];
     const double t = h - segment_[k];
     // At its segment's end the path is bitwise turn_free_rotor's, as the plain drift's.
-    const Quat q = t >= path.duration() ? path.principal_at(path.duration()) : path.principal_at(t);
+    const Quat q = path.principal_at(t);
     b.orientation[k] = (q * b.principal_axes[k].conjugate()).normalized();
     rigid_[k].spin = t >= path.duration() ? path.end_spin() : path.spin_for(q);
     rigid_[k].turned = h;

@@ -54,9 +54,8 @@ Vec3 restitution_impulse(const Split& c, const Vec3& n, double eps_n, double eps
 } // namespace
 
 RigidState rigid_state(const Bodies& b, std::size_t k) {
-    const Mat3 r = principal_to_inertial(b, k).toRotationMatrix();
     return RigidState{1.0 / b.mass[k], b.pos[k], b.vel[k], b.spin[k],
-                      r * b.inertia[k].cwiseInverse().asDiagonal() * r.transpose()};
+                      inverse_inertia_tensor(principal_to_inertial(b, k), b.inertia[k])};
 }
 
 RigidState rigid_state(const SphereState& s) {

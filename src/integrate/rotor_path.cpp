@@ -108,8 +108,15 @@ double RotorPath::step_end(double t) const {
 }
 
 Quat RotorPath::principal_at(double t) const {
-    Vec3 unused;
-    return principal_at(t, unused);
+    if (spherical_) return rotate_by_spin(step_start_[0], spin_, t);
+    if (t >= duration_) return step_start_.back(); // (bitwise turn_free_rotor's end)
+    // One splitting step of s from the step's start: the same operations on q as the overload
+    // below, without the derivatives it carries.
+    const std::size_t k = step_of(t);
+    Quat q = step_start_[k];
+    Vec3 pi = step_pi_[k];
+    split_free_rotor(q, pi, moments_, std::max(0.0, t - static_cast<double>(k) * tau_), 1.0);
+    return q;
 }
 
 Quat RotorPath::principal_at(double t, Vec3& angular_velocity) const {

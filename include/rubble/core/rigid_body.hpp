@@ -43,6 +43,13 @@ void add_rigid_body(Bodies& b, std::int64_t id, const std::vector<SpherePart>& p
 /// its principal frame to the inertial frame (orientation * principal_axes).
 [[nodiscard]] Mat3 inertia_tensor(const Bodies& b, std::size_t k);
 
+/// The inverse inertia tensor in the inertial frame, R diag(1/I) R^T, of principal moments I
+/// (kg m^2) turned by `principal` (principal frame -> inertial frame).
+[[nodiscard]] inline Mat3 inverse_inertia_tensor(const Quat& principal, const Vec3& moments) {
+    const Mat3 r = principal.toRotationMatrix();
+    return r * moments.cwiseInverse().asDiagonal() * r.transpose();
+}
+
 /// Rotation from body k's principal frame to the inertial frame (orientation * principal axes;
 /// the orientation itself, bit for bit, when the principal axes are the body axes).
 [[nodiscard]] inline Quat principal_to_inertial(const Bodies& b, std::size_t k) {

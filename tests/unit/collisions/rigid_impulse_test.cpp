@@ -140,23 +140,36 @@ void expect_physical(const Pair& s, const RigidOutcome& o, double eps_n) {
     EXPECT_NEAR(un_after, -eps_n * u.dot(s.c.n), round_off * v_scale);
 }
 
+// Two solid spheres of random sizes, masses, velocities and spins touching along the unit
+// normal n (from a to c), c's velocity turned towards a so that they approach.
+struct TouchingSpheres {
+    SphereState a, c;
+    Vec3 n;
+};
+TouchingSpheres touching_spheres(ic::Rng& rng) {
+    const double r1 = rng.uniform(0.1, 3.0), r2 = rng.uniform(0.1, 3.0);
+    const double m1 = rng.uniform(1.0, 100.0), m2 = rng.uniform(1.0, 100.0);
+    const Vec3 n = rng.unit_vector(), x1 = rng.in_ball(10.0);
+    const SphereState a{
+        m1, r1, solid_sphere_inertia(m1, r1), x1, rng.in_ball(1.0), rng.in_ball(2.0)};
+    SphereState c{m2,
+                  r2,
+                  solid_sphere_inertia(m2, r2),
+                  x1 + (r1 + r2) * n,
+                  rng.in_ball(1.0),
+                  rng.in_ball(2.0)};
+    c.vel -= 2.0 * n;
+    return {a, c, n};
+}
+
 } // namespace
 
 TEST(RigidImpulse, TwoSpheresGiveRichardsonsImpulse) {
     ic::Rng rng(11);
     for (int k = 0; k < 300; ++k) {
-        const double r1 = rng.uniform(0.1, 3.0), r2 = rng.uniform(0.1, 3.0);
-        const double m1 = rng.uniform(1.0, 100.0), m2 = rng.uniform(1.0, 100.0);
-        const Vec3 n = rng.unit_vector(), x1 = rng.in_ball(10.0);
-        const SphereState a{
-            m1, r1, solid_sphere_inertia(m1, r1), x1, rng.in_ball(1.0), rng.in_ball(2.0)};
-        SphereState c{m2,
-                      r2,
-                      solid_sphere_inertia(m2, r2),
-                      x1 + (r1 + r2) * n,
-                      rng.in_ball(1.0),
-                      rng.in_ball(2.0)};
-        c.vel -= 2.0 * n;
+        const auto [a, c, n] = touching_spheres(rng);
+        const double r1 = a.radius, r2 = c.radius, m1 = a.mass, m2 = c.mass;
+        const Vec3 x1 = a.pos;
         const Restitution e{rng.uniform(0.0, 1.0), rng.uniform(-1.0, 1.0)};
         const Outcome want = resolve_collision(a, c, e);
         const RigidOutcome got =
@@ -203,18 +216,9 @@ TEST(RigidImpulse, CoulombFrictionBetweenSpheresIsWaltonsModel) {
     ic::Rng rng(13);
     int sliding = 0, sticking = 0;
     for (int k = 0; k < 400; ++k) {
-        const double r1 = rng.uniform(0.1, 3.0), r2 = rng.uniform(0.1, 3.0);
-        const double m1 = rng.uniform(1.0, 100.0), m2 = rng.uniform(1.0, 100.0);
-        const Vec3 n = rng.unit_vector(), x1 = rng.in_ball(10.0);
-        const SphereState a{
-            m1, r1, solid_sphere_inertia(m1, r1), x1, rng.in_ball(1.0), rng.in_ball(2.0)};
-        SphereState c{m2,
-                      r2,
-                      solid_sphere_inertia(m2, r2),
-                      x1 + (r1 + r2) * n,
-                      rng.in_ball(1.0),
-                      rng.in_ball(2.0)};
-        c.vel -= 2.0 * n;
+        const auto [a, c, n] = touching_spheres(rng);
+        const double r1 = a.radius, r2 = c.radius, m1 = a.mass, m2 = c.mass;
+        const Vec3 x1 = a.pos;
         const Friction f{rng.uniform(0.0, 1.0), rng.uniform(0.0, 1.0)};
         const Vec3 u = (c.vel + c.spin.cross(-r2 * n)) - (a.vel + a.spin.cross(r1 * n));
         const Vec3 un = u.dot(n) * n, ut = u - un;

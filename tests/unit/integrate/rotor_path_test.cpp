@@ -21,6 +21,11 @@ namespace {
 struct Top {
     Quat principal;
     Vec3 spin, moments;
+    /// The splitting steps the drift (and the path) take over T seconds.
+    [[nodiscard]] double steps(double T) const {
+        return integrate::free_rotor_steps((principal.conjugate() * spin).cwiseProduct(moments),
+                                           moments, T);
+    }
 };
 
 // An asymmetric top with a random orientation and a spin turning it by up to `turns` radians
@@ -50,8 +55,7 @@ TEST(RotorPath, EndsBitwiseWhereTheDriftsFreeRotorEnds) {
         ASSERT_EQ(path.principal_at(T, omega).coeffs(), q.coeffs()) << "trial " << trial;
         // And the physical spin there is the one turn_free_rotor leaves, to the round-off of
         // 5 n rotations of L, amplified by the inertia's condition number through I^-1.
-        const double steps = integrate::free_rotor_steps(
-            (top.principal.conjugate() * top.spin).cwiseProduct(top.moments), top.moments, T);
+        const double steps = top.steps(T);
         EXPECT_LE((path.spin_for(p) - w).norm(), test::summation_bound(5 * steps + 8) *
                                                      top.moments.maxCoeff() /
                                                      top.moments.minCoeff() * w.norm())
@@ -69,8 +73,7 @@ TEST(RotorPath, AngularVelocityIsTheDerivativeOfThePath) {
         const Top top = random_top(rng, 2.0);
         const double T = 1.0;
         const RotorPath path(top.principal, top.spin, top.moments, T);
-        const double n = integrate::free_rotor_steps(
-            (top.principal.conjugate() * top.spin).cwiseProduct(top.moments), top.moments, T);
+        const double n = top.steps(T);
         const double tau = T / n, dt = 1e-3 * tau;
         const double W = path.rate_bound();
         for (const double k : {0.0, std::floor(n / 2), n - 1}) {
@@ -100,8 +103,7 @@ TEST(RotorPath, BoundsHoldEverywhereOnTheSegment) {
         const Top top = random_top(rng, trial % 3 == 0 ? 0.05 : 4.0);
         const double T = rng.uniform(0.5, 1.5);
         const RotorPath path(top.principal, top.spin, top.moments, T);
-        const double n = integrate::free_rotor_steps(
-            (top.principal.conjugate() * top.spin).cwiseProduct(top.moments), top.moments, T);
+        const double n = top.steps(T);
         const double tau = T / n, dt = 1e-3 * tau;
         double fastest = 0.0, hardest = 0.0;
         for (int k = 0; k < 400; ++k) {
