@@ -18,6 +18,7 @@
 #include "rubble/collisions/resolve.hpp"
 #include "rubble/collisions/restitution_law.hpp"
 #include "rubble/collisions/rigid_predict.hpp"
+#include "rubble/collisions/rigid_wall_predict.hpp"
 #include "rubble/collisions/wall_overlaps.hpp"
 #include "rubble/core/debug_checks.hpp"
 #include "rubble/core/error.hpp"
@@ -104,9 +105,28 @@ void EventDrivenDrift::offer_rigid(Upcoming& u, std::int32_t i, std::int32_t j, 
     keep(u, CollisionEvent{c->time, i, j, count_[ui], count_[uj], image});
 }
 
+void EventDrivenDrift::offer_rigid_walls(Upcoming& u, std::int32_t i, double h) const {
+    // (Here beside offer() for keep(), as offer_rigid().) From the body's own time (where its
+    // path starts): only the body asks.
+    const auto ui = static_cast<std::size_t>(i);
+    const double now = moving_[ui].time;
+    for (std::size_t k = 0; k < config_.walls.size(); ++k) {
+        const double until = std::min(h, std::max(u.first.time, u.second.time));
+        if (!(now <= until)) return;
+        const auto c = predict_rigid_wall_contact(motion_of(ui), parts_of(ui), config_.walls[k],
+                                                  wall_at_[k], now, until);
+        if (!c) continue;
+        keep(u, CollisionEvent{c->time, i, wall_event(k), count_[ui], 0, boundaries::self_image});
+    }
+}
+
 void EventDrivenDrift::offer_walls(Upcoming& u, std::int32_t i, double h) const {
     // From the body's own time: only the body asks, so the answer is always the same.
     const auto ui = static_cast<std::size_t>(i);
+    if (aggregates_ && !free_[ui]) [[unlikely]] {
+        offer_rigid_walls(u, i, h);
+        return;
+    }
     const Moving& m = moving_[ui];
     for (std::size_t k = 0; k < config_.walls.size(); ++k) {
         const boundaries::Wall& w = config_.walls[k];
@@ -421,6 +441,10 @@ void EventDrivenDrift::check_collision_count(const Bodies& b, std::size_t k, dou
 void EventDrivenDrift::collide_wall(Bodies& b, const CollisionEvent& e, double t0,
                                     DriftStats& stats) {
     const auto i = static_cast<std::size_t>(e.i);
+    if (aggregates_ && !free_[i]) {
+        collide_rigid_wall(b, e, t0, stats);
+        return;
+    }
     const std::size_t k = wall_index(e.j);
     const boundaries::Wall& w = config_.walls[k];
     const Vec3 p = wall_at_[k] + e.time * w.velocity;
@@ -538,8 +562,10 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
             (void)start(b, h);
         }
     }
-    if (aggregates_) check_rigid_overlaps_at_start(b, t0, stats);
-    if (!config_.walls.empty()) handle_walls_at_start(b, h, t0, stats);
+    if (aggregates_)
+        handle_rigid_overlaps_at_start(b, h, t0, stats); // (walls included)
+    else if (!config_.walls.empty())
+        handle_walls_at_start(b, h, t0, stats);
     if constexpr (debug_checks) note_start_overlaps();
     const std::size_t n = b.size();
     const auto count = static_cast<std::ptrdiff_t>(n);
@@ -582,10 +608,13 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
                 ++stats.stale_events;
                 continue;
             }
-            if constexpr (debug_checks) check_before_event(b, e, t0);
+            // (The checks measure free spheres; aggregates have their own tests.)
+            if constexpr (debug_checks)
+                if (!aggregates_) check_before_event(b, e, t0);
             advance(e.i, e.time);
             collide_wall(b, e, t0, stats);
-            if constexpr (debug_checks) check_after_event(b, e, t0);
+            if constexpr (debug_checks)
+                if (!aggregates_) check_after_event(b, e, t0);
             // Every wall again, the one just hit included: inside a cylinder the next contact
             // may be with the same wall.
             predict_for(e.i, -1, e.time, h);

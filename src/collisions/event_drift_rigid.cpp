@@ -4,6 +4,7 @@
 // rigid_predict.hpp and resolved by the off-centre impulse of rigid_impulse.hpp
 // (docs/aggregates.md). A drift of free spheres only sets aggregates_ = false here and runs none of
 // the rest.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -12,6 +13,8 @@
 #include "rubble/collisions/event_drift.hpp"
 #include "rubble/collisions/restitution_law.hpp"
 #include "rubble/collisions/rigid_impulse.hpp"
+#include "rubble/collisions/rigid_overlaps.hpp"
+#include "rubble/collisions/rigid_wall_predict.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/core/rigid_body.hpp"
 
@@ -21,9 +24,12 @@ void EventDrivenDrift::start_rigid(const Bodies& b, double h) {
     const std::size_t n = b.size();
     aggregates_ = !b.all_free_spheres();
     if (!aggregates_) return;
-    if (!config_.walls.empty())
-        throw InputError("collisions: walls do not yet take bodies made of several spheres "
-                         "(aggregates); remove the [[walls]] or run free spheres");
+    for (const boundaries::Wall& w : config_.walls)
+        if (!rigid_bodies_meet(w))
+            throw InputError("collisions: " + w.name +
+                             ": finite cylinders (length > 0) do not yet take bodies made of "
+                             "several spheres (aggregates); use planes, a box or an infinite "
+                             "cylinder (docs/aggregates.md, \"Walls\")");
     if (config_.outcome == ContactOutcome::merge)
         throw InputError("collisions.outcome = \"merge\" does not yet take bodies made of "
                          "several spheres (aggregates); use \"bounce\"");
@@ -112,7 +118,7 @@ void EventDrivenDrift::collide_rigid(Bodies& b, const CollisionEvent& e, double 
     ++count_[k[1]];
     ri.free_path = 0.0;
     rj.free_path = 0.0;
-    const RigidOutcome o = resolve_rigid_contact(s[0], s[1], p, n, eps);
+    const RigidOutcome o = resolve_rigid_by_law(config_, s[0], s[1], p, n, eps, recent);
     const std::array<Vec3, 2> vel{o.vel1, o.vel2}, spin{o.spin1, o.spin2};
     for (std::size_t a = 0; a < 2; ++a) {
         const std::size_t body = k[a];
@@ -141,10 +147,12 @@ void EventDrivenDrift::restart_path(Bodies& b, std::size_t k, const Quat& princi
     segment_[k] = t;
 }
 
-void EventDrivenDrift::check_rigid_overlaps_at_start(const Bodies& b, double t0,
-                                                     DriftStats& stats) const {
-    // Among the listed neighbours (an overlapping pair's bounding spheres overlap, so their
-    // neighbourhoods meet), every pair of spheres of different bodies, at the drift's start.
+void EventDrivenDrift::handle_rigid_overlaps_at_start(Bodies& b, double h, double t0,
+                                                      DriftStats& stats) {
+    std::vector<RigidOverlap> found;
+    // Pairs among the listed neighbours (an overlapping pair's bounding spheres overlap, so
+    // their neighbourhoods meet): every pair of spheres of different bodies. A part's row in
+    // parts_ is its row in b.spheres (start_rigid).
     const std::size_t n = moving_.size();
     for (std::size_t i = 0; i < n; ++i) {
         const Quat qi = rotor_[i].principal_at(0.0);
@@ -154,30 +162,108 @@ void EventDrivenDrift::check_rigid_overlaps_at_start(const Bodies& b, double t0,
                 if (j <= i) return;
                 const Vec3 shift = image_shift_[static_cast<std::size_t>(image)];
                 const Quat qj = rotor_[j].principal_at(0.0);
-                for (const PartSphere& a : parts_of(i)) {
-                    const Vec3 xa = moving_[i].pos + qi * a.offset;
-                    for (const PartSphere& c : parts_of(j)) {
-                        const Vec3 xc = moving_[j].pos + shift + qj * c.offset;
-                        const double sigma = a.radius + c.radius;
-                        const double depth = (sigma - (xc - xa).norm()) / sigma;
-                        if (!(depth > config_.overlap_tolerance)) continue;
-                        ++stats.overlaps;
-                        stats.max_overlap = std::max(stats.max_overlap, depth);
-                        if (config_.overlaps != OverlapStrategy::abort) continue;
-                        char buf[200];
-                        std::snprintf(buf, sizeof buf,
-                                      "overlap at t = %.9g s: spheres of bodies %lld and %lld "
-                                      "overlap by %.3g of their radii' sum",
-                                      t0, static_cast<long long>(b.id[i]),
-                                      static_cast<long long>(b.id[j]), depth);
-                        throw PhysicsError(std::string(buf) +
-                                           " (collisions.overlaps = \"abort\"; with aggregates the "
-                                           "other strategies count overlaps and let approaching "
-                                           "spheres collide at once)");
+                for (std::size_t a = parts_begin_[i]; a < parts_begin_[i + 1]; ++a) {
+                    const Vec3 xa = moving_[i].pos + qi * parts_[a].offset;
+                    for (std::size_t c = parts_begin_[j]; c < parts_begin_[j + 1]; ++c) {
+                        const Vec3 xc = moving_[j].pos + shift + qj * parts_[c].offset;
+                        const double sigma = parts_[a].radius + parts_[c].radius;
+                        const double depth = sigma - (xc - xa).norm();
+                        if (!(depth > config_.overlap_tolerance * sigma)) continue;
+                        found.push_back(RigidOverlap{static_cast<std::int32_t>(i), jj, 0, a, c,
+                                                     shift, depth, depth / sigma});
                     }
                 }
             });
     }
+    // Spheres against walls, for bodies whose bounding sphere reaches a wall.
+    for (std::size_t k = 0; k < n && !config_.walls.empty(); ++k) {
+        const Quat q = rotor_[k].principal_at(0.0);
+        for (std::size_t w = 0; w < config_.walls.size(); ++w) {
+            const boundaries::Wall& wall = config_.walls[w];
+            if (boundaries::wall_gap(wall, wall_at_[w], moving_[k].pos, moving_[k].radius).gap >
+                0.0)
+                continue;
+            for (std::size_t a = parts_begin_[k]; a < parts_begin_[k + 1]; ++a) {
+                const Vec3 x = moving_[k].pos + q * parts_[a].offset;
+                const double depth =
+                    -boundaries::wall_gap(wall, wall_at_[w], x, parts_[a].radius).gap;
+                if (!(depth > config_.overlap_tolerance * parts_[a].radius)) continue;
+                found.push_back(RigidOverlap{static_cast<std::int32_t>(k), -1, w, a, 0,
+                                             Vec3::Zero(), depth, depth / parts_[a].radius});
+            }
+        }
+    }
+    if (found.empty()) return;
+    stats.overlaps += static_cast<std::int64_t>(found.size());
+    for (const RigidOverlap& o : found)
+        stats.max_overlap = std::max(stats.max_overlap, o.relative);
+    std::vector<std::uint8_t> removed(b.size(), 0);
+    (void)handle_rigid_overlaps(b, found, config_.walls, wall_at_, config_, h, t0, removed,
+                                wall_impulses_);
+    if (std::find(removed.begin(), removed.end(), 1) != removed.end()) {
+        for (const std::uint8_t r : removed)
+            stats.merges += r;
+        remove_flagged(b, removed);
+    }
+    neighbours_.rebuild(b, stats.skin, config_.periodic_box); // positions or bodies changed
+    stats.rebuilt = true;
+    (void)start(b, h);
+}
+
+void EventDrivenDrift::collide_rigid_wall(Bodies& b, const CollisionEvent& e, double t0,
+                                          DriftStats& stats) {
+    const auto k = static_cast<std::size_t>(e.i);
+    const std::size_t wi = wall_index(e.j);
+    const boundaries::Wall& w = config_.walls[wi];
+    const Vec3 wall_point = wall_at_[wi] + e.time * w.velocity;
+    // The body stands at e.time (advance()); its orientation there, on its path.
+    const Moving& m = moving_[k];
+    const Quat q = rotor_[k].principal_at(e.time - segment_[k]);
+    const RigidState body{1.0 / rigid_[k].mass, m.pos, m.vel, rotor_[k].spin_for(q),
+                          inverse_inertia_tensor(q, b.inertia[k])};
+    // The touching sphere: the one with the smallest gap now (zero to round-off).
+    boundaries::WallGap touch{Vec3::UnitZ(), std::numeric_limits<double>::infinity()};
+    Vec3 centre = m.pos;
+    double radius = 0.0;
+    for (const PartSphere& a : parts_of(k)) {
+        const Vec3 x = m.pos + q * a.offset;
+        const boundaries::WallGap g = boundaries::wall_gap(w, wall_point, x, a.radius);
+        if (g.gap < touch.gap) {
+            touch = g;
+            centre = x;
+            radius = a.radius;
+        }
+    }
+    const Vec3 n = touch.normal; // from the wall to the body
+    const Vec3 p = centre - radius * n;
+    const RigidState wall = wall_state(p, boundaries::surface_velocity(w, wall_point, p));
+    const Vec3 u = contact_velocity(wall, body, p);
+    const double un = -u.dot(n);
+    if (!(un > 0.0)) {
+        // Reached on the rotor path but not moving in at the physical spin (as collide_rigid).
+        ++stats.grazes;
+        restart_path(b, k, q, body.spin, e.time);
+        return;
+    }
+    Rigid& r = rigid_[k];
+    const bool recent = r.free_path < config_.f_crit * m.radius;
+    const Restitution eps = restitution_for(config_, un, recent);
+    if (recent || (un < config_.v_min && config_.eps_n < 1.0)) ++stats.elastic_by_guard;
+    if (config_.log) {
+        // A wall's id is -1 - its index, so id1 < id2 still holds; impact parameter: none.
+        log_.push_back(CollisionRecord{t0 + e.time, -1 - static_cast<std::int64_t>(wi), b.id[k], un,
+                                       (u + un * n).norm(), 0.0});
+    }
+    ++stats.collisions;
+    ++stats.wall_collisions;
+    ++count_[k];
+    r.free_path = 0.0;
+    const RigidOutcome o = resolve_rigid_by_law(config_, wall, body, p, n, eps, recent);
+    wall_impulses_[wi].add(p, o.impulse);
+    moving_[k].vel = o.vel2;
+    r.speed = o.vel2.norm();
+    restart_path(b, k, q, o.spin2, e.time);
+    check_collision_count(b, k, t0 + e.time);
 }
 
 void EventDrivenDrift::finish_rigid(Bodies& b, std::size_t k, double h) {

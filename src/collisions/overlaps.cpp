@@ -92,7 +92,8 @@ void repulse(Bodies& b, const Overlap& o, double dt) {
         msg += buf;
     }
     if (shown < overlaps.size()) msg += "; ...";
-    msg += ". collisions.overlaps = \"abort\"; choose trace_back, push_apart, merge or repulse "
+    msg += ". collisions.overlaps = \"abort\" (or \"auto\", which aborts for free spheres); choose "
+           "trace_back, push_apart, merge or repulse "
            "to handle them (docs/collisions.md)";
     throw PhysicsError(msg);
 }
@@ -102,7 +103,8 @@ void repulse(Bodies& b, const Overlap& o, double dt) {
 void handle_overlaps(Bodies& b, const std::vector<Overlap>& overlaps, const CollisionConfig& c,
                      double dt, double time, std::vector<std::uint8_t>& removed) {
     if (overlaps.empty()) return;
-    if (c.overlaps == OverlapStrategy::abort) abort_run(b, overlaps, time);
+    if (effective_overlaps(c.overlaps, false) == OverlapStrategy::abort)
+        abort_run(b, overlaps, time);
     for (const Overlap& o : overlaps) {
         const auto i = static_cast<std::size_t>(o.i), j = static_cast<std::size_t>(o.j);
         if (removed[i] || removed[j]) continue; // one of them already merged away
@@ -129,6 +131,7 @@ void handle_overlaps(Bodies& b, const std::vector<Overlap>& overlaps, const Coll
             }
             break;
         }
+        case OverlapStrategy::automatic:
         case OverlapStrategy::abort:
             break;
         }

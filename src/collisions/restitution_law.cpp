@@ -15,4 +15,12 @@ Restitution restitution_for(const CollisionConfig& c, double normal_speed, bool 
     return r;
 }
 
+RigidOutcome resolve_rigid_by_law(const CollisionConfig& c, const RigidState& b1,
+                                  const RigidState& b2, const Vec3& p, const Vec3& n,
+                                  const Restitution& eps, bool recent) {
+    if (c.mu > 0.0 && !recent)
+        return resolve_rigid_contact(b1, b2, p, n, Friction{eps.normal, c.mu});
+    return resolve_rigid_contact(b1, b2, p, n, eps);
+}
+
 } // namespace rubble::collisions

@@ -37,7 +37,10 @@ Split split(const RigidState& b1, const RigidState& b2, const Vec3& p, const Vec
     return c;
 }
 
-RigidOutcome apply(const RigidState& b1, const RigidState& b2, const Vec3& p, const Vec3& j) {
+} // namespace
+
+RigidOutcome apply_impulse(const RigidState& b1, const RigidState& b2, const Vec3& p,
+                           const Vec3& j) {
     RigidOutcome o;
     o.impulse = j;
     o.vel1 = b1.vel - b1.inv_mass * j;
@@ -46,6 +49,8 @@ RigidOutcome apply(const RigidState& b1, const RigidState& b2, const Vec3& p, co
     o.spin2 = b2.spin + b2.inv_inertia * (p - b2.centre).cross(j);
     return o;
 }
+
+namespace {
 
 Vec3 restitution_impulse(const Split& c, const Vec3& n, double eps_n, double eps_t) {
     return (1.0 + eps_n) * c.normal * n - (1.0 - eps_t) * c.slip_impulse;
@@ -79,7 +84,8 @@ Vec3 contact_velocity(const RigidState& b1, const RigidState& b2, const Vec3& p)
 RigidOutcome resolve_rigid_contact(const RigidState& b1, const RigidState& b2, const Vec3& p,
                                    const Vec3& n, const Restitution& eps) {
     const Split c = split(b1, b2, p, n);
-    RigidOutcome o = apply(b1, b2, p, restitution_impulse(c, n, eps.normal, eps.tangential));
+    RigidOutcome o =
+        apply_impulse(b1, b2, p, restitution_impulse(c, n, eps.normal, eps.tangential));
     o.tangential = eps.tangential;
     return o;
 }
@@ -96,7 +102,7 @@ RigidOutcome resolve_rigid_contact(const RigidState& b1, const RigidState& b2, c
     const bool sticking = bt <= f.mu * (j0n - bn);
     // Not sticking means bt > mu (j0n - bn), so the denominator exceeds mu j0n >= 0.
     const double alpha = sticking ? 1.0 : f.mu * j0n / (bt + f.mu * bn);
-    RigidOutcome o = apply(b1, b2, p, restitution_impulse(c, n, f.normal, 1.0 - alpha));
+    RigidOutcome o = apply_impulse(b1, b2, p, restitution_impulse(c, n, f.normal, 1.0 - alpha));
     o.tangential = 1.0 - alpha;
     o.sticking = sticking;
     return o;

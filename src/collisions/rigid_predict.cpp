@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/collisions/rigid_predict.hpp"
 
+#include "conservative_advance.hpp"
+#include "path_points.hpp"
 #include "rubble/collisions/predict.hpp"
 
 #include <algorithm>
@@ -11,28 +13,12 @@
 namespace rubble::collisions {
 namespace {
 
-// Steps before the search gives up and reports a contact where it stands (never later than
-// the true one): quadratic convergence needs a handful near a transversal contact; only a
-// contact grazed at vanishing normal speed, where the gap's curvature is all there is, takes
-// more.
-constexpr int max_steps = 500;
-
 // The bounding spheres are grown by this factor against the round-off of the reach
 // |offset| + R, so that round-off cannot make them miss where spheres touch.
 constexpr double bound_margin = 1.0 + 1e-12;
 
-// A sphere's centre and velocity at one instant.
-struct PointState {
-    Vec3 x, v;
-};
-
-// The centre of sphere `s` of `m` and its velocity on the path, at time t.
-PointState point_on_path(const RigidMotion& m, const Vec3& offset, double t) {
-    Vec3 w;
-    const Quat q = m.rotor->principal_at(t - m.time, w);
-    const Vec3 arm = q * offset;
-    return PointState{m.pos + (t - m.time) * m.vel + arm, m.vel + w.cross(arm)};
-}
+using detail::point_on_path;
+using detail::PointState;
 
 // Everything one pair's search needs that does not change along it.
 struct PairSearch {
@@ -45,9 +31,7 @@ struct PairSearch {
     double speed; // m/s, bound on |g'| (and on |d'|) everywhere
     double g2;    // s^-2 m, bound on |g''| where g >= 0 and both paths are smooth
 
-    struct Gap {
-        double g, rate; // m, m/s
-    };
+    using Gap = detail::Gap;
     [[nodiscard]] Gap gap_at(double t) const {
         const PointState p1 = point_on_path(body1, offset1, t);
         const PointState p2 = point_on_path(body2, offset2, t);
@@ -56,25 +40,15 @@ struct PairSearch {
         return Gap{dist - sigma, d.dot(p2.v - p1.v) / dist};
     }
 
-    // The smallest s > 0 at which g + rate s - g2 s^2 / 2 can reach zero (infinite: never),
-    // for g > 0; written without cancellation (the root of the parabola taken as
-    // 2 g / (-rate + sqrt(rate^2 + 2 g2 g)), both terms of the denominator non-negative
-    // when approaching).
-    [[nodiscard]] double safe_step(const Gap& gap) const {
-        if (g2 > 0.0)
-            return 2.0 * gap.g / (-gap.rate + std::sqrt(gap.rate * gap.rate + 2.0 * g2 * gap.g));
-        return gap.rate < 0.0 ? gap.g / -gap.rate : std::numeric_limits<double>::infinity();
+    // The parabola's root under the constant bound g2 (conservative_advance.hpp).
+    [[nodiscard]] double second_order_step(const Gap& gap) const {
+        return detail::parabola_step(gap, g2);
     }
 
     // Do the two centres approach each other at the bodies' physical spins at t?
     [[nodiscard]] bool approaching(double t) const {
-        const auto state = [t](const RigidMotion& m, const Vec3& offset) {
-            const Quat q = m.rotor->principal_at(t - m.time);
-            const Vec3 arm = q * offset;
-            return PointState{m.pos + (t - m.time) * m.vel + arm,
-                              m.vel + m.rotor->spin_for(q).cross(arm)};
-        };
-        const PointState p1 = state(body1, offset1), p2 = state(body2, offset2);
+        const PointState p1 = detail::point_at_spin(body1, offset1, t);
+        const PointState p2 = detail::point_at_spin(body2, offset2, t);
         return (p2.x + shift - p1.x).dot(p2.v - p1.v) < 0.0;
     }
 
@@ -84,36 +58,6 @@ struct PairSearch {
         const double end = std::min(body1.time + body1.rotor->step_end(t - body1.time),
                                     body2.time + body2.rotor->step_end(t - body2.time));
         return end > t ? end : std::nextafter(t, std::numeric_limits<double>::infinity());
-    }
-
-    // The search from t, where the gap is `gap`.
-    [[nodiscard]] std::optional<double> from(double t, Gap gap, double until) const {
-        if (!(gap.g > 0.0)) {
-            if (approaching(t)) return t;
-            return std::nullopt;
-        }
-        // The clock's resolution near the end of the search: steps below it are round-off.
-        const double resolution =
-            4.0 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), std::abs(until));
-        for (int k = 0; k < max_steps; ++k) {
-            const double next = safe_until(t, gap);
-            if (!(next <= until)) return std::nullopt; // (infinite or NaN included)
-            if (next - t <= resolution) return next;
-            t = next;
-            gap = gap_at(t);
-            if (!(gap.g > 0.0)) return t; // reached at round-off (no root before: the bounds)
-        }
-        return t;
-    }
-
-    // The latest time after t, where the gap is `gap` > 0, before which the gap provably stays
-    // positive: the parabola's root while both paths stay smooth, or the first-order bound
-    // g / speed, which holds across the ends of splitting steps too, whichever reaches
-    // further.
-    [[nodiscard]] double safe_until(double t, const Gap& gap) const {
-        const double first = t + gap.g / speed;
-        const double second = std::min(t + safe_step(gap), smooth_until(t));
-        return std::max(first, second);
     }
 };
 
@@ -136,7 +80,7 @@ std::optional<double> first_touch(const RigidMotion& body1, const PartSphere& s1
                                   const RigidMotion& body2, const PartSphere& s2, const Vec3& shift,
                                   double now, double until) {
     const PairSearch search = make_search(body1, s1, body2, s2, shift);
-    return search.from(now, search.gap_at(now), until);
+    return detail::search_from(search, now, search.gap_at(now), until);
 }
 
 std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
@@ -194,12 +138,12 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
             const PairSearch::Gap gap{dist - search.sigma, d.dot(p2[b].v - p1[a].v) / dist};
             if (!(gap.g > 0.0)) {
                 // Touching now: a contact now if approaching (the earliest possible).
-                const auto t = search.from(now, gap, until);
+                const auto t = detail::search_from(search, now, gap, until);
                 if (t && (!best || *t < best->time))
                     best = RigidContact{*t, static_cast<int>(a), static_cast<int>(b)};
                 continue;
             }
-            const double earliest = search.safe_until(now, gap);
+            const double earliest = detail::safe_until(search, now, gap);
             if (earliest <= until)
                 candidates.push_back(
                     Candidate{earliest, static_cast<int>(a), static_cast<int>(b), gap});
@@ -212,7 +156,7 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
         if (c.earliest > limit) break;
         const auto a = static_cast<std::size_t>(c.a), b = static_cast<std::size_t>(c.b);
         const PairSearch search = make_search(body1, parts1[a], body2, parts2[b], shift);
-        const auto t = search.from(now, c.gap, limit);
+        const auto t = detail::search_from(search, now, c.gap, limit);
         if (t && (!best || *t < best->time)) best = RigidContact{*t, c.a, c.b};
     }
     return best;

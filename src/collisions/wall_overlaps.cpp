@@ -73,7 +73,8 @@ void repulse(Bodies& b, const WallOverlap& o, const Wall& w, const Vec3& p, doub
         msg += buf;
     }
     if (shown < overlaps.size()) msg += "; ...";
-    msg += ". collisions.overlaps = \"abort\"; choose trace_back, push_apart or repulse to "
+    msg += ". collisions.overlaps = \"abort\" (or \"auto\", which aborts for free spheres); choose "
+           "trace_back, push_apart or repulse to "
            "handle them (docs/collisions.md)";
     throw PhysicsError(msg);
 }
@@ -101,7 +102,8 @@ void handle_wall_overlaps(Bodies& b, const std::vector<WallOverlap>& overlaps,
                           const CollisionConfig& c, double dt, double time,
                           std::vector<boundaries::WallImpulse>& impulses) {
     if (overlaps.empty()) return;
-    if (c.overlaps == OverlapStrategy::abort) abort_run(b, overlaps, walls, time);
+    if (effective_overlaps(c.overlaps, false) == OverlapStrategy::abort)
+        abort_run(b, overlaps, walls, time);
     for (const WallOverlap& o : overlaps) {
         const Wall& w = walls[o.wall];
         const Vec3& p = wall_at[o.wall];
@@ -117,6 +119,7 @@ void handle_wall_overlaps(Bodies& b, const std::vector<WallOverlap>& overlaps,
             break;
         case OverlapStrategy::push_apart:
         case OverlapStrategy::merge:
+        case OverlapStrategy::automatic:
         case OverlapStrategy::abort:
             push_out(b, o, w, p);
             break;

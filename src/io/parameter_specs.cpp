@@ -140,6 +140,10 @@ std::vector<ParamSpec> make_specs() {
              "Tangential coefficient of restitution of the contact points: 1 frictionless, 0 "
              "sticking, -1 reversing",
              -1.0, 1.0, false, false),
+        non_negative("collisions.mu", "", "0.0",
+                     "Coulomb friction coefficient of contacts with rigid aggregates (|J_t| <= mu "
+                     "J_n, docs/aggregates.md); 0: the eps_t model; needs eps_t = 1; free-sphere "
+                     "contacts keep eps_t"),
         text("collisions.eps_n_law", "\"constant\"",
              "eps_n against impact speed: constant; power_law = min(eps_n, (u_n/eps_n_v_ref)^-"
              "eps_n_exponent) (Bridges et al. 1984)",
@@ -154,10 +158,11 @@ std::vector<ParamSpec> make_specs() {
         non_negative("collisions.f_crit", "", "0.0",
                      "A collision is fully elastic if either body moved less than f_crit x its "
                      "radius since its last one (inelastic-collapse guard; 0: off)"),
-        text("collisions.overlaps", "\"abort\"",
+        text("collisions.overlaps", "\"auto\"",
              "Pairs overlapping at the start of a drift: abort with a report; trace_back to "
              "touching and collide; push_apart along the line of centres; merge; repulse with "
-             "an impulse",
+             "an impulse that undoes the overlap in one step; auto: abort for free spheres, "
+             "repulse with aggregates (docs/aggregates.md)",
              enum_names(collisions::overlap_strategy_names)),
         non_negative("collisions.overlap_tolerance", "", "1e-8",
                      "Overlaps shallower than this fraction of R1 + R2 count as contact "

@@ -122,6 +122,12 @@ RunConfig make_run_config(const ParameterSet& p) {
     k.outcome = choice(p, "collisions.outcome", collisions::outcome_names);
     k.eps_n = p.real("collisions.eps_n");
     k.eps_t = p.real("collisions.eps_t");
+    k.mu = p.real("collisions.mu");
+    if (k.mu > 0.0 && k.eps_t != 1.0)
+        throw p.error("collisions.mu", "Coulomb friction replaces the tangential restitution: "
+                                       "set collisions.eps_t = 1 (now " +
+                                           p.described("collisions.eps_t") +
+                                           ") or collisions.mu = 0");
     k.law = choice(p, "collisions.eps_n_law", collisions::restitution_law_names);
     k.v_ref = p.real("collisions.eps_n_v_ref");
     k.exponent = p.real("collisions.eps_n_exponent");

@@ -33,7 +33,8 @@ inline constexpr EnumNames<RestitutionLaw, 2> restitution_law_names{
 /// What to do with pairs found overlapping at the start of a drift (Richardson, "N rigid-body
 /// dynamics", PiTP lectures: "Round-off error and overlaps").
 enum class OverlapStrategy {
-    abort,      ///< stop the run with a report (default: overlaps mean something is wrong)
+    automatic,  ///< (default) abort for free spheres, repulse when a drift has aggregates
+    abort,      ///< stop the run with a report (overlaps of free spheres mean something is wrong)
     trace_back, ///< move the pair back along its relative velocity to touching, resolve, redo
     push_apart, ///< move the pair apart along the line of centres, centre of mass kept
     merge,      ///< merge the pair into one sphere
@@ -41,12 +42,24 @@ enum class OverlapStrategy {
 };
 
 /// collisions.overlaps' names.
-inline constexpr EnumNames<OverlapStrategy, 5> overlap_strategy_names{
-    {{"abort", OverlapStrategy::abort},
+inline constexpr EnumNames<OverlapStrategy, 6> overlap_strategy_names{
+    {{"auto", OverlapStrategy::automatic},
+     {"abort", OverlapStrategy::abort},
      {"trace_back", OverlapStrategy::trace_back},
      {"push_apart", OverlapStrategy::push_apart},
      {"merge", OverlapStrategy::merge},
      {"repulse", OverlapStrategy::repulse}}};
+
+/// The strategy that `automatic` stands for. Free spheres: abort, since an exact drift of
+/// spheres makes no overlaps and one means something is wrong. Rigid aggregates: repulse, as
+/// Richardson's lectures recommend for rigid bodies ("Round-off error and overlaps"): their
+/// contacts are found by a root search that stops at the clock's round-off, and resting
+/// aggregates touch at several spheres at once, so overlaps of a few ulps beyond the tolerance
+/// are expected, and a gentle impulse that undoes them within one step disturbs nothing.
+[[nodiscard]] constexpr OverlapStrategy effective_overlaps(OverlapStrategy s, bool aggregates) {
+    if (s != OverlapStrategy::automatic) return s;
+    return aggregates ? OverlapStrategy::repulse : OverlapStrategy::abort;
+}
 
 /// Overlap depths at or below this fraction of R1 + R2 are contact, not overlap: the default
 /// of collisions.overlap_tolerance, which both the drift and the initial-condition check of a
@@ -63,12 +76,15 @@ struct CollisionConfig {
     ContactOutcome outcome = ContactOutcome::bounce;
     double eps_n = 0.5; ///< normal coefficient of restitution in [0, 1]
     double eps_t = 1.0; ///< tangential coefficient in [-1, 1] (1: frictionless)
+    /// Coulomb friction coefficient of contacts with rigid aggregates (rigid_impulse.hpp); 0:
+    /// the eps_t model. Free-sphere contacts keep the eps_t model.
+    double mu = 0.0;
     RestitutionLaw law = RestitutionLaw::constant;
     double v_ref = 1.0;      ///< m/s, power_law: speed at which eps_n reaches 1
     double exponent = 0.234; ///< power_law exponent (Bridges et al. 1984, ice)
     double v_min = 0.0;      ///< m/s: impacts slower than this are elastic (0: off)
     double f_crit = 0.0;     ///< elastic if a body moved < f_crit R since its last collision
-    OverlapStrategy overlaps = OverlapStrategy::abort;
+    OverlapStrategy overlaps = OverlapStrategy::automatic;
     /// Overlap depths up to this fraction of R1 + R2 are contact (find_overlaps.hpp), at the
     /// start of every drift and in the check of the initial conditions.
     double overlap_tolerance = default_overlap_tolerance;

@@ -21,8 +21,11 @@
 // when a drift has any, pairs with an aggregate are predicted by the root search of
 // rigid_predict.hpp and resolved by the off-centre impulse of rigid_impulse.hpp
 // (event_drift_rigid.cpp); pairs of free spheres keep the exact quadratic, and a drift of free
-// spheres only runs none of it. Aggregates do not yet meet walls, merge, or take the overlap
-// strategies (overlaps at the start are counted, or stop the run under "abort").
+// spheres only runs none of it. Their contacts with walls (planes, boxes, infinite cylinders)
+// are predicted by the root search of rigid_wall_predict.hpp and resolved by the same impulse
+// with the wall as a body of infinite mass; overlaps at the start (pairs and walls) take the
+// strategies of rigid_overlaps.hpp. Aggregates do not yet merge inside a drift (outcome =
+// "merge"), nor meet finite cylinders.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -136,9 +139,15 @@ private:
     void start_rigid(const Bodies& b, double h);
     /// collide() for a pair with an aggregate: the off-centre impulse at the touching spheres.
     void collide_rigid(Bodies& b, const CollisionEvent& e, double t0, DriftStats& stats);
-    /// Overlaps between spheres of different bodies at the start of a drift with aggregates:
-    /// counted, and the run stopped under "abort" (the other strategies act on free spheres).
-    void check_rigid_overlaps_at_start(const Bodies& b, double t0, DriftStats& stats) const;
+    /// Overlaps between spheres of different bodies, and of spheres with walls, at the start
+    /// of a drift with aggregates: counted and handled (rigid_overlaps.hpp); the drift starts
+    /// again from what the strategy leaves.
+    void handle_rigid_overlaps_at_start(Bodies& b, double h, double t0, DriftStats& stats);
+    /// offer_walls() for an aggregate (rigid_wall_predict.hpp).
+    void offer_rigid_walls(Upcoming& u, std::int32_t i, double h) const;
+    /// collide_wall() for an aggregate: the off-centre impulse at the touching sphere, the wall
+    /// as a body of infinite mass.
+    void collide_rigid_wall(Bodies& b, const CollisionEvent& e, double t0, DriftStats& stats);
     /// Starts a new segment of body k's path at t (s into the drift), turned by `principal`,
     /// with angular velocity `spin`.
     void restart_path(Bodies& b, std::size_t k, const Quat& principal, const Vec3& spin, double t);

@@ -64,6 +64,11 @@ struct RigidOutcome {
     bool sticking = false; ///< Coulomb model: the sticking impulse lay inside the cone
 };
 
+/// Body 2 takes the impulse j (kg m/s) at p (m), body 1 takes -j there: their new velocities
+/// and spins (dw = I^-1 (p - c) x j), momentum and angular momentum kept to round-off.
+[[nodiscard]] RigidOutcome apply_impulse(const RigidState& b1, const RigidState& b2, const Vec3& p,
+                                         const Vec3& j);
+
 /// Restitution eps_n, tangential restitution eps_t (Richardson et al. 2009, P&SS 57, 183,
 /// eqs. 10-13, generalised to inertia tensors). With Kn = K n, P u = u_n Kn / (n.Kn) and
 /// s = u - P u (the slip left when a purely normal impulse has stopped the approach; s.n = 0),

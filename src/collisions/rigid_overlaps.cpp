@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+#include "rubble/collisions/rigid_overlaps.hpp"
+
+#include <cstdio>
+#include <string>
+
+#include "rubble/boundaries/wall_resolve.hpp"
+#include "rubble/collisions/restitution_law.hpp"
+#include "rubble/collisions/rigid_impulse.hpp"
+#include "rubble/collisions/rigid_merge.hpp"
+#include "rubble/core/error.hpp"
+#include "rubble/core/rigid_body.hpp"
+#include "rubble/integrate/leapfrog.hpp"
+
+namespace rubble::collisions {
+namespace {
+
+// One overlap as a contact between two rigid states: body 1 (a wall: infinite mass, at the
+// contact point, moving with its surface) and body 2, the unit normal n from 1 to 2 and the
+// point p in the middle of the overlap.
+struct Touch {
+    RigidState s1, s2;
+    Vec3 n, p;
+};
+
+Touch touch_of(const Bodies& b, const RigidOverlap& o, const std::vector<boundaries::Wall>& walls,
+               const std::vector<Vec3>& wall_at) {
+    const auto i = static_cast<std::size_t>(o.i);
+    const Vec3 xi = sphere_centre(b, o.sphere_i);
+    const double ri = b.spheres.radius[o.sphere_i];
+    if (o.j < 0) {
+        const boundaries::Wall& w = walls[o.wall];
+        const boundaries::WallGap g = boundaries::wall_gap(w, wall_at[o.wall], xi, ri);
+        // The middle of the overlap: half the depth into the wall from the sphere's surface.
+        const Vec3 p = xi - (ri + 0.5 * g.gap) * g.normal;
+        return Touch{wall_state(p, boundaries::surface_velocity(w, wall_at[o.wall], p)),
+                     rigid_state(b, i), g.normal, p};
+    }
+    const auto j = static_cast<std::size_t>(o.j);
+    RigidState sj = rigid_state(b, j);
+    sj.centre += o.shift;
+    const Vec3 xj = sphere_centre(b, o.sphere_j) + o.shift;
+    const Vec3 d = xj - xi;
+    const double dist = d.norm();
+    // Coincident centres have no line of centres; any direction separates them.
+    const Vec3 n = dist > 0.0 ? Vec3(d / dist) : Vec3::UnitX();
+    const double rj = b.spheres.radius[o.sphere_j];
+    return Touch{rigid_state(b, i), sj, n, xi + (ri - 0.5 * (ri + rj - dist)) * n};
+}
+
+// Writes an outcome back: body 1 (unless a wall) and body 2 of the touch.
+void store(Bodies& b, const RigidOverlap& o, const RigidOutcome& out) {
+    const auto i = static_cast<std::size_t>(o.i);
+    if (o.j < 0) {
+        b.vel[i] = out.vel2;
+        b.spin[i] = out.spin2;
+        return;
+    }
+    const auto j = static_cast<std::size_t>(o.j);
+    b.vel[i] = out.vel1;
+    b.spin[i] = out.spin1;
+    b.vel[j] = out.vel2;
+    b.spin[j] = out.spin2;
+}
+
+void repulse(Bodies& b, const RigidOverlap& o, const Touch& t, double dt,
+             std::vector<boundaries::WallImpulse>& impulses) {
+    const double un = t.n.dot(contact_velocity(t.s1, t.s2, t.p)); // > 0: parting
+    const double du = o.depth / dt - un;
+    if (!(du > 0.0)) return; // already parting fast enough
+    const Vec3 j = (du / t.n.dot(collision_matrix(t.s1, t.s2, t.p) * t.n)) * t.n;
+    store(b, o, apply_impulse(t.s1, t.s2, t.p, j));
+    if (o.j < 0) impulses[o.wall].add(t.p, j);
+}
+
+void push_apart(Bodies& b, const RigidOverlap& o, const Touch& t) {
+    const auto i = static_cast<std::size_t>(o.i);
+    if (o.j < 0) {
+        b.pos[i] += o.depth * t.n;
+        return;
+    }
+    const auto j = static_cast<std::size_t>(o.j);
+    const double m = b.mass[i] + b.mass[j];
+    b.pos[i] -= (b.mass[j] / m) * o.depth * t.n;
+    b.pos[j] += (b.mass[i] / m) * o.depth * t.n;
+}
+
+// Moves the touch's bodies by `dt` seconds (negative: back) at their present velocities and
+// spins (first order in dt for an aggregate's rotation).
+void carry(Bodies& b, const RigidOverlap& o, double dt) {
+    const auto move = [&b, dt](std::size_t k) {
+        b.pos[k] += dt * b.vel[k];
+        b.orientation[k] = integrate::rotate_by_spin(b.orientation[k], b.spin[k], dt);
+    };
+    move(static_cast<std::size_t>(o.i));
+    if (o.j >= 0) move(static_cast<std::size_t>(o.j));
+}
+
+void trace_back(Bodies& b, const RigidOverlap& o, const Touch& t,
+                const std::vector<boundaries::Wall>& walls, const std::vector<Vec3>& wall_at,
+                const CollisionConfig& c, std::vector<boundaries::WallImpulse>& impulses) {
+    const double un = t.n.dot(contact_velocity(t.s1, t.s2, t.p));
+    if (!(un < 0.0)) {
+        push_apart(b, o, t); // not closing in: it did not come from a missed contact
+        return;
+    }
+    const double back = o.depth / -un;
+    carry(b, o, -back);
+    // The wall's point at the time of touching.
+    std::vector<Vec3> wall_then = wall_at;
+    if (o.j < 0) wall_then[o.wall] -= back * walls[o.wall].velocity;
+    const Touch then = touch_of(b, o, walls, wall_then);
+    const double u_then = -then.n.dot(contact_velocity(then.s1, then.s2, then.p));
+    if (u_then > 0.0) {
+        const RigidOutcome out = resolve_rigid_by_law(c, then.s1, then.s2, then.p, then.n,
+                                                      restitution_for(c, u_then, false), false);
+        store(b, o, out);
+        if (o.j < 0) impulses[o.wall].add(then.p, out.impulse);
+    }
+    carry(b, o, back);
+}
+
+[[noreturn]] void abort_run(const Bodies& b, const std::vector<RigidOverlap>& overlaps,
+                            const std::vector<boundaries::Wall>& walls, double time) {
+    std::string msg = std::to_string(overlaps.size()) + " overlap(s) of rigid bodies at t = ";
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%.9g s", time);
+    msg += buf;
+    const std::size_t shown = std::min<std::size_t>(overlaps.size(), 5);
+    for (std::size_t k = 0; k < shown; ++k) {
+        const RigidOverlap& o = overlaps[k];
+        const std::string other =
+            o.j < 0 ? walls[o.wall].name
+                    : "body " + std::to_string(b.id[static_cast<std::size_t>(o.j)]);
+        std::snprintf(buf, sizeof buf, "%s a sphere of body %lld overlaps %s by %.3e m (%.3e)",
+                      k == 0 ? ":" : ";",
+                      static_cast<long long>(b.id[static_cast<std::size_t>(o.i)]), other.c_str(),
+                      o.depth, o.relative);
+        msg += buf;
+    }
+    if (shown < overlaps.size()) msg += "; ...";
+    msg += ". collisions.overlaps = \"abort\"; the default \"auto\" repulses them when a run has "
+           "aggregates (docs/aggregates.md)";
+    throw PhysicsError(msg);
+}
+
+} // namespace
+
+bool handle_rigid_overlaps(Bodies& b, const std::vector<RigidOverlap>& overlaps,
+                           const std::vector<boundaries::Wall>& walls,
+                           const std::vector<Vec3>& wall_at, const CollisionConfig& c, double dt,
+                           double time, std::vector<std::uint8_t>& removed,
+                           std::vector<boundaries::WallImpulse>& impulses) {
+    if (overlaps.empty()) return false;
+    const OverlapStrategy strategy = effective_overlaps(c.overlaps, true);
+    if (strategy == OverlapStrategy::abort) abort_run(b, overlaps, walls, time);
+    if (strategy == OverlapStrategy::merge) {
+        // Walls first (a body cannot stick to a wall: pushed out), while every sphere row
+        // named by an overlap is still where it was; then the pairs stick (stick_bodies finds
+        // a body's spheres by body, so it needs no rows).
+        for (const RigidOverlap& o : overlaps)
+            if (o.j < 0) push_apart(b, o, touch_of(b, o, walls, wall_at));
+        for (const RigidOverlap& o : overlaps) {
+            const auto i = static_cast<std::size_t>(o.i), j = static_cast<std::size_t>(o.j);
+            if (o.j < 0 || removed[i] || removed[j]) continue; // one already stuck to another
+            (void)stick_bodies(b, i, j, removed, o.shift);
+        }
+        return true;
+    }
+    bool moved = false;
+    for (const RigidOverlap& o : overlaps) {
+        const Touch t = touch_of(b, o, walls, wall_at);
+        switch (strategy) {
+        case OverlapStrategy::repulse:
+            repulse(b, o, t, dt, impulses);
+            break;
+        case OverlapStrategy::push_apart:
+            push_apart(b, o, t);
+            moved = true;
+            break;
+        case OverlapStrategy::trace_back:
+            trace_back(b, o, t, walls, wall_at, c, impulses);
+            moved = true;
+            break;
+        case OverlapStrategy::merge:
+        case OverlapStrategy::automatic:
+        case OverlapStrategy::abort:
+            break;
+        }
+    }
+    return moved;
+}
+
+} // namespace rubble::collisions
