@@ -332,6 +332,11 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
         out << "collisions: " << enum_name(collisions::outcome_names, k.outcome)
             << ", eps_n = " << k.eps_n << ", eps_t = " << k.eps_t << ", v_min = " << k.v_min
             << " m/s, f_crit = " << k.f_crit;
+        if (k.mu > 0.0) out << ", Coulomb mu = " << k.mu << " (aggregates)";
+        if (!sim.bodies().all_free_spheres())
+            out << ", overlaps "
+                << enum_name(collisions::overlap_strategy_names,
+                             collisions::effective_overlaps(k.overlaps, true));
         if (k.periodic_box > 0.0) out << ", periodic box " << k.periodic_box << " m";
         if (!k.walls.empty()) out << ", " << k.walls.size() << " wall(s)";
         out << "\n";
