@@ -75,7 +75,7 @@ std::vector<CollisionRecord> EventDrivenDrift::take_log() {
         image = boundaries::opposite_image(image);
     }
     const auto ui = static_cast<std::size_t>(i), uj = static_cast<std::size_t>(j);
-    if (aggregates_ && !(free_[ui] && free_[uj])) [[unlikely]] {
+    if (aggregates_ && (sticking_ || !(free_[ui] && free_[uj]))) [[unlikely]] {
         offer_rigid(u, i, j, image, h);
         return;
     }
@@ -96,6 +96,7 @@ void EventDrivenDrift::offer_rigid(Upcoming& u, std::int32_t i, std::int32_t j, 
     // the two bodies' times and in the order i < j, so that both bodies get bitwise the same
     // answer.
     const auto ui = static_cast<std::size_t>(i), uj = static_cast<std::size_t>(j);
+    if (sticking_ && joined_root(i) == joined_root(j)) return; // stuck together this drift
     const double now = std::max(moving_[ui].time, moving_[uj].time);
     const double until = std::min(h, std::max(u.first.time, u.second.time));
     if (!(now <= until)) return;
@@ -355,7 +356,7 @@ SphereState EventDrivenDrift::sphere(std::int32_t i, const Vec3& shift) const {
 
 void EventDrivenDrift::collide(Bodies& b, const CollisionEvent& e, double t0, DriftStats& stats) {
     const auto i = static_cast<std::size_t>(e.i), j = static_cast<std::size_t>(e.j);
-    if (aggregates_ && !(free_[i] && free_[j])) {
+    if (aggregates_ && (sticking_ || !(free_[i] && free_[j]))) {
         collide_rigid(b, e, t0, stats);
         return;
     }
@@ -689,6 +690,7 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
             b.pos[u] = w;
         }
     }
+    if (sticking_) join_stuck(b, stats);
     if (std::find(count_.begin(), count_.end(), absorbed) != count_.end()) {
         std::vector<std::uint8_t> removed(n, 0);
         for (std::size_t k = 0; k < n; ++k)

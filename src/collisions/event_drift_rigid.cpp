@@ -13,6 +13,7 @@
 #include "rubble/collisions/event_drift.hpp"
 #include "rubble/collisions/restitution_law.hpp"
 #include "rubble/collisions/rigid_impulse.hpp"
+#include "rubble/collisions/rigid_merge.hpp"
 #include "rubble/collisions/rigid_overlaps.hpp"
 #include "rubble/collisions/rigid_wall_predict.hpp"
 #include "rubble/core/error.hpp"
@@ -22,8 +23,18 @@ namespace rubble::collisions {
 
 void EventDrivenDrift::start_rigid(const Bodies& b, double h) {
     const std::size_t n = b.size();
-    aggregates_ = !b.all_free_spheres();
+    // Sticking joins any two bodies into an aggregate, so every pair takes the rigid path.
+    sticking_ = config_.outcome == ContactOutcome::stick;
+    aggregates_ = !b.all_free_spheres() || sticking_;
     if (!aggregates_) return;
+    if (sticking_) {
+        if (config_.periodic_box > 0.0)
+            throw InputError("collisions.outcome = \"stick\" does not yet take a periodic box "
+                             "(collisions.periodic_box)");
+        joined_.resize(n);
+        for (std::size_t k = 0; k < n; ++k)
+            joined_[k] = static_cast<std::int32_t>(k);
+    }
     for (const boundaries::Wall& w : config_.walls)
         if (!rigid_bodies_meet(w))
             throw InputError("collisions: " + w.name +
@@ -31,8 +42,9 @@ void EventDrivenDrift::start_rigid(const Bodies& b, double h) {
                              "several spheres (aggregates); use planes, a box or an infinite "
                              "cylinder (docs/aggregates.md, \"Walls\")");
     if (config_.outcome == ContactOutcome::merge)
-        throw InputError("collisions.outcome = \"merge\" does not yet take bodies made of "
-                         "several spheres (aggregates); use \"bounce\"");
+        throw InputError("collisions.outcome = \"merge\" makes one sphere of two and does not "
+                         "take bodies made of several spheres (aggregates); use \"stick\" "
+                         "(one rigid aggregate of both) or \"bounce\"");
     free_.assign(n, 0);
     parts_begin_.assign(n + 1, 0);
     parts_.resize(b.spheres.size());
@@ -100,6 +112,10 @@ void EventDrivenDrift::collide_rigid(Bodies& b, const CollisionEvent& e, double 
             if (!free_[k[a]]) restart_path(b, k[a], q[a], s[a].spin, e.time);
         return;
     }
+    if (sticking_ && (config_.stick_speed == 0.0 || un <= config_.stick_speed)) {
+        stick_at_contact(b, e, s, p, n, un, (u + un * n).norm(), t0, q, stats);
+        return;
+    }
     Rigid &ri = rigid_[k[0]], &rj = rigid_[k[1]];
     const bool recent = ri.free_path < config_.f_crit * moving_[k[0]].radius ||
                         rj.free_path < config_.f_crit * moving_[k[1]].radius;
@@ -136,6 +152,72 @@ void EventDrivenDrift::collide_rigid(Bodies& b, const CollisionEvent& e, double 
     }
     for (const std::size_t body : k)
         check_collision_count(b, body, t0 + e.time);
+}
+
+void EventDrivenDrift::stick_at_contact(Bodies& b, const CollisionEvent& e,
+                                        const std::array<RigidState, 2>& s, const Vec3& p,
+                                        const Vec3& n, double un, double ut, double t0,
+                                        const std::array<Quat, 2>& q, DriftStats& stats) {
+    // The contact takes the impulse that leaves the two material points moving together
+    // (eps_n = eps_t = 0: u' = 0, rigid_impulse.hpp), and the two bodies are joined: they are
+    // not predicted against each other again, and become one aggregate at the drift's end
+    // (join_stuck). Until then each moves on its own path, from equal velocities at p.
+    if (config_.log) {
+        const Vec3 r = s[1].centre - s[0].centre, v = s[1].vel - s[0].vel;
+        const double speed = v.norm();
+        log_.push_back(CollisionRecord{
+            t0 + e.time,
+            std::min(b.id[static_cast<std::size_t>(e.i)], b.id[static_cast<std::size_t>(e.j)]),
+            std::max(b.id[static_cast<std::size_t>(e.i)], b.id[static_cast<std::size_t>(e.j)]), un,
+            ut, speed > 0.0 ? r.cross(v).norm() / speed : 0.0});
+    }
+    ++stats.collisions;
+    const RigidOutcome o = resolve_rigid_contact(s[0], s[1], p, n, Restitution{0.0, 0.0});
+    const std::array<std::int32_t, 2> body{e.i, e.j};
+    const std::array<Vec3, 2> vel{o.vel1, o.vel2}, spin{o.spin1, o.spin2};
+    for (std::size_t a = 0; a < 2; ++a) {
+        const auto k = static_cast<std::size_t>(body[a]);
+        ++count_[k];
+        rigid_[k].free_path = 0.0;
+        moving_[k].vel = vel[a];
+        rigid_[k].speed = vel[a].norm();
+        if (free_[k]) {
+            turn(b, body[a], e.time);
+            rigid_[k].spin = spin[a];
+        } else {
+            restart_path(b, k, q[a], spin[a], e.time);
+        }
+    }
+    joined_[static_cast<std::size_t>(joined_root(e.i))] = joined_root(e.j);
+    for (const std::int32_t k : body)
+        check_collision_count(b, static_cast<std::size_t>(k), t0 + e.time);
+}
+
+std::int32_t EventDrivenDrift::joined_root(std::int32_t k) const {
+    while (joined_[static_cast<std::size_t>(k)] != k)
+        k = joined_[static_cast<std::size_t>(k)];
+    return k;
+}
+
+void EventDrivenDrift::join_stuck(Bodies& b, DriftStats& stats) {
+    // Every group of bodies joined in this drift becomes one aggregate (stick_bodies: mass,
+    // momentum and angular momentum kept; no sphere moves).
+    const std::size_t n = b.size();
+    std::vector<std::uint8_t> removed(n, 0);
+    std::vector<std::int64_t> holder(n, -1); // the row holding each group's union so far
+    bool any = false;
+    for (std::size_t k = 0; k < n; ++k) {
+        const auto r = static_cast<std::size_t>(joined_root(static_cast<std::int32_t>(k)));
+        if (holder[r] < 0) {
+            holder[r] = static_cast<std::int64_t>(k);
+            continue;
+        }
+        const StickOutcome o = stick_bodies(b, static_cast<std::size_t>(holder[r]), k, removed);
+        holder[r] = static_cast<std::int64_t>(o.survivor);
+        ++stats.merges;
+        any = true;
+    }
+    if (any) remove_flagged(b, removed); // the lists are rebuilt at the next drift
 }
 
 void EventDrivenDrift::restart_path(Bodies& b, std::size_t k, const Quat& principal,

@@ -131,8 +131,14 @@ std::vector<ParamSpec> make_specs() {
         boolean("collisions.enabled", "false",
                 "Hard-sphere collisions, event-driven inside each drift (docs/collisions.md)"),
         text("collisions.outcome", "\"bounce\"",
-             "What a contact does: bounce = restitution with spin; merge = one sphere",
+             "What a contact does: bounce = restitution with spin; merge = one sphere; stick = "
+             "the two bodies become one rigid aggregate of their spheres when they meet at or "
+             "below collisions.stick_speed, else bounce (pkdgrav's sticky aggregates, "
+             "docs/aggregates.md)",
              enum_names(collisions::outcome_names)),
+        non_negative("collisions.stick_speed", "m/s", "0.0",
+                     "outcome = stick: normal impact speeds at or below this stick, faster ones "
+                     "bounce (0: every contact sticks)"),
         real("collisions.eps_n", "", "0.5",
              "Normal coefficient of restitution: u_n' = -eps_n u_n (1: elastic)", 0.0, 1.0, false,
              false),

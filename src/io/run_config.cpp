@@ -120,6 +120,7 @@ RunConfig make_run_config(const ParameterSet& p) {
     c.collisions_enabled = p.boolean("collisions.enabled");
     collisions::CollisionConfig& k = c.collisions;
     k.outcome = choice(p, "collisions.outcome", collisions::outcome_names);
+    k.stick_speed = p.real("collisions.stick_speed");
     k.eps_n = p.real("collisions.eps_n");
     k.eps_t = p.real("collisions.eps_t");
     k.mu = p.real("collisions.mu");

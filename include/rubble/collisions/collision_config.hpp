@@ -14,11 +14,13 @@ namespace rubble::collisions {
 enum class ContactOutcome {
     bounce, ///< Richardson's restitution model with spin (resolve.hpp)
     merge,  ///< one sphere: mass, momentum and angular momentum kept, volume added
+    stick,  ///< one rigid aggregate of both bodies' spheres below stick_speed, else bounce
 };
 
 /// collisions.outcome's names.
-inline constexpr EnumNames<ContactOutcome, 2> outcome_names{
-    {{"bounce", ContactOutcome::bounce}, {"merge", ContactOutcome::merge}}};
+inline constexpr EnumNames<ContactOutcome, 3> outcome_names{{{"bounce", ContactOutcome::bounce},
+                                                             {"merge", ContactOutcome::merge},
+                                                             {"stick", ContactOutcome::stick}}};
 
 /// How eps_n depends on the normal impact speed.
 enum class RestitutionLaw {
@@ -74,6 +76,8 @@ inline constexpr double default_overlap_tolerance = 1e-8;
 /// io::RunConfig::collisions_enabled, passed to integrate::make_stepper).
 struct CollisionConfig {
     ContactOutcome outcome = ContactOutcome::bounce;
+    /// m/s, outcome = stick: contacts with a normal speed at or below this stick (0: all)
+    double stick_speed = 0.0;
     double eps_n = 0.5; ///< normal coefficient of restitution in [0, 1]
     double eps_t = 1.0; ///< tangential coefficient in [-1, 1] (1: frictionless)
     /// Coulomb friction coefficient of contacts with rigid aggregates (rigid_impulse.hpp); 0:

@@ -24,8 +24,11 @@
 // spheres only runs none of it. Their contacts with walls (planes, boxes, infinite cylinders)
 // are predicted by the root search of rigid_wall_predict.hpp and resolved by the same impulse
 // with the wall as a body of infinite mass; overlaps at the start (pairs and walls) take the
-// strategies of rigid_overlaps.hpp. Aggregates do not yet merge inside a drift (outcome =
-// "merge"), nor meet finite cylinders.
+// strategies of rigid_overlaps.hpp. With outcome = "stick" (pkdgrav's sticky aggregates) every
+// pair takes the rigid path, and bodies that meet slowly enough are joined: they take the
+// impulse that stops their contact points' relative motion, are no longer predicted against
+// each other, and become one aggregate at the drift's end (rigid_merge.hpp). Aggregates do not
+// meet finite cylinders.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -40,6 +43,7 @@
 #include "rubble/collisions/event_queue.hpp"
 #include "rubble/collisions/neighbour_lists.hpp"
 #include "rubble/collisions/resolve.hpp"
+#include "rubble/collisions/rigid_impulse.hpp"
 #include "rubble/collisions/rigid_predict.hpp"
 #include "rubble/core/bodies.hpp"
 #include "rubble/integrate/rotor_path.hpp"
@@ -55,7 +59,7 @@ using CollisionRecord = integrate::ContactRecord;
 struct DriftStats {
     std::int64_t collisions = 0;       ///< resolved (bounces and merges), walls included
     std::int64_t wall_collisions = 0;  ///< of them, contacts with walls
-    std::int64_t merges = 0;           ///< collisions that merged (outcome = merge)
+    std::int64_t merges = 0;           ///< bodies merged or stuck into others
     std::int64_t elastic_by_guard = 0; ///< made elastic by v_min or f_crit
     std::int64_t overlaps = 0;         ///< overlapping pairs (and sphere-wall) at the start
     double max_overlap = 0.0;          ///< largest overlap depth / (R1 + R2) (wall: / R)
@@ -148,6 +152,15 @@ private:
     /// collide_wall() for an aggregate: the off-centre impulse at the touching sphere, the wall
     /// as a body of infinite mass.
     void collide_rigid_wall(Bodies& b, const CollisionEvent& e, double t0, DriftStats& stats);
+    /// collide_rigid() for a contact that sticks (outcome = stick): the impulse that stops the
+    /// contact points' relative motion, and the two bodies joined for join_stuck.
+    void stick_at_contact(Bodies& b, const CollisionEvent& e, const std::array<RigidState, 2>& s,
+                          const Vec3& p, const Vec3& n, double un, double ut, double t0,
+                          const std::array<Quat, 2>& q, DriftStats& stats);
+    /// The body that stands for k's group of joined bodies.
+    [[nodiscard]] std::int32_t joined_root(std::int32_t k) const;
+    /// At the end of a drift: each group of joined bodies becomes one aggregate.
+    void join_stuck(Bodies& b, DriftStats& stats);
     /// Starts a new segment of body k's path at t (s into the drift), turned by `principal`,
     /// with angular velocity `spin`.
     void restart_path(Bodies& b, std::size_t k, const Quat& principal, const Vec3& spin, double t);
@@ -267,6 +280,10 @@ private:
     std::vector<PartSphere> parts_;
     std::vector<integrate::RotorPath> rotor_;
     std::vector<double> segment_; // s into the drift: where each rotor path starts
+    // outcome = stick: every pair takes the rigid path, and bodies stuck in this drift are
+    // joined (a union-find forest: joined_[k] = k for a group's root) until its end.
+    bool sticking_ = false;
+    std::vector<std::int32_t> joined_;
     // (debug_checks only) index pairs i < j, and (body, wall), overlapping at the start.
     std::vector<std::pair<std::int32_t, std::int32_t>> overlapping_at_start_;
     std::vector<std::pair<std::int32_t, std::size_t>> wall_overlapping_at_start_;
