@@ -8,12 +8,14 @@ import numpy as np
 import pytest
 from scipy.spatial import ConvexHull
 
+from rubble_analysis import plots, quicklook
+from rubble_analysis.__main__ import main
 from rubble_analysis.contacts import ESCAPER, contact_pairs, find_aggregates, grain_aggregates
 from rubble_analysis.properties import measure
 from rubble_analysis.report import overlap_warnings
 from rubble_analysis.volume import surface_points
 from synthetic import (grain, grains_snapshot, lattice, random_quaternion, rotation,
-                       snapshot, sphere_sums)
+                       snapshot, sphere_sums, write_run)
 
 EPS = np.finfo(float).eps
 IDENTITY = np.array([1.0, 0.0, 0.0, 0.0])
@@ -226,3 +228,44 @@ def test_a_rotated_grain_measures_as_the_same_grain_unrotated():
     assert b.elongation == pytest.approx(a.elongation, rel=8 * BODY_ROUND_OFF)
     assert b.period == pytest.approx(a.period, rel=8 * BODY_ROUND_OFF)
     assert np.allclose(b.spin, total @ w, rtol=0, atol=8 * BODY_ROUND_OFF * np.linalg.norm(w))
+
+
+def test_pictures_draw_each_grain_as_its_spheres(monkeypatch, tmp_path):
+    rng = np.random.default_rng(7)
+    snap = two_cubes(np.array([4.0, 2.0, 2.0]), rng)
+    drawn = []
+    original = plots.draw_spheres
+
+    def record(ax, xy, radius, colors, extent):
+        drawn.append((xy, radius))
+        original(ax, xy, radius, colors, extent)
+
+    monkeypatch.setattr(plots, "draw_spheres", record)
+    aggs = grain_aggregates(snap)
+    plots.projections(snap, aggs.labels, "two cubes", tmp_path / "views.png")
+    plots.aggregate_shape(snap, aggs.members(0), measure(snap, aggs.members(0)), "pair",
+                          tmp_path / "largest.png")
+    centre = np.average(snap.position, axis=0, weights=snap.mass)
+    xy, radius = drawn[0]
+    assert len(xy) == 16 and np.array_equal(radius, snap.sphere_radius)
+    assert np.allclose(xy, (snap.sphere_position - centre)[:, :2], rtol=0, atol=1e-14)
+    assert all(len(xy) == 16 for xy, _ in drawn)
+
+
+def test_a_file_of_two_touching_cubes_is_reported_and_drawn_as_spheres(monkeypatch, tmp_path,
+                                                                      capsys):
+    snap = two_cubes(np.array([4.0, 2.0, 2.0]), np.random.default_rng(9))
+    path = tmp_path / "cubes.h5"
+    write_run(path, snapshot_at=lambda step: snap)
+    drawn = []
+    original = quicklook.draw_spheres
+
+    def record(ax, xy, radius, colors, extent):
+        drawn.append(len(xy))
+        original(ax, xy, radius, colors, extent)
+
+    monkeypatch.setattr(quicklook, "draw_spheres", record)
+    assert main(["quicklook", str(path), "--output", str(tmp_path / "look.png")]) == 0
+    assert drawn == [16] * 4  # two snapshots, two projections
+    assert main(["report", str(path), "--output", str(tmp_path / "report")]) == 0
+    assert "bodies        2 (100.0 % of all), 16 spheres" in capsys.readouterr().out
