@@ -58,6 +58,8 @@ def test_sphere_positions_follow_orientation_and_offset():
     g, com = placed(layout, q, radius=rng.uniform(0.5, 1.5, 7))
     snap = grains_snapshot([g], [com], [q])
     assert snap.sphere_count.tolist() == [7]
+    pair = grains_snapshot([g, g], [com, com + 20.0], [q, q])
+    assert pair.spheres_of(np.array([1, 0])).tolist() == [*range(7, 14), *range(7)]
     scale = np.max(np.abs(layout))
     assert np.allclose(snap.sphere_position, layout, rtol=0, atol=BODY_ROUND_OFF * scale)
 
