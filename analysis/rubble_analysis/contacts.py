@@ -1,9 +1,11 @@
 """Aggregate identification (Ferrari et al. 2020, MNRAS, sec. 2.4.1).
 
-Bodies are the vertices of a contact graph; an edge joins two spheres whose surfaces are
-within a tolerance of touching. Aggregates are the connected components with more than one
-body; bodies in no contact are escapers. Optionally an aggregate keeps only the bodies that
-are gravitationally bound to it.
+Bodies (grains: free spheres or rigid aggregates of spheres, docs/aggregates.md) are the
+vertices of a contact graph; an edge joins two bodies when a sphere of one and a sphere of the
+other have surfaces within a tolerance of touching. Spheres of one body never make an edge:
+they are held together rigidly, not by contact. Aggregates are the connected components with
+more than one body; bodies in no contact are escapers. Optionally an aggregate keeps only the
+bodies that are gravitationally bound to it.
 """
 
 from __future__ import annotations
@@ -34,22 +36,46 @@ class Aggregates:
         return np.flatnonzero(self.labels == ESCAPER)
 
 
-def contact_pairs(position: np.ndarray, radius: np.ndarray, tolerance: float) -> np.ndarray:
-    """(P, 2) index pairs i < j with gap |x_i - x_j| - (R_i + R_j) <= tolerance * min(R_i, R_j).
+def sphere_pairs(position: np.ndarray, radius: np.ndarray, tolerance: float,
+                 body: np.ndarray | None = None, *, same_body: bool = False) -> np.ndarray:
+    """(P, 2) sphere index pairs i < j with gap |x_i - x_j| - (R_i + R_j) <= tolerance *
+    min(R_i, R_j), of different bodies (body[i] != body[j]; same_body: of the same body).
+    body None: every sphere a body of its own.
 
-    Candidates come from a k-d tree ball query of radius 2 R_max (1 + tolerance), never O(N^2).
+    Candidates come from a k-d tree ball query of radius 2 R_max (1 + max(tolerance, 0)), never
+    O(N^2); a negative tolerance asks for overlaps deeper than -tolerance radii.
     """
     n = len(radius)
     if n < 2:
         return np.empty((0, 2), dtype=np.int64)
     r_max = float(np.max(radius))
-    pairs = cKDTree(position).query_pairs(2.0 * r_max * (1.0 + tolerance), output_type="ndarray")
+    reach = 2.0 * r_max * (1.0 + max(tolerance, 0.0))
+    pairs = cKDTree(position).query_pairs(reach, output_type="ndarray")
+    if body is not None and len(pairs):
+        pairs = pairs[(body[pairs[:, 0]] == body[pairs[:, 1]]) == same_body]
+    elif same_body:
+        pairs = pairs[:0]
     if len(pairs) == 0:
         return np.empty((0, 2), dtype=np.int64)
     i, j = pairs[:, 0], pairs[:, 1]
     gap = np.linalg.norm(position[i] - position[j], axis=1) - (radius[i] + radius[j])
     keep = gap <= tolerance * np.minimum(radius[i], radius[j])
     return pairs[keep].astype(np.int64)
+
+
+def contact_pairs(position: np.ndarray, radius: np.ndarray, tolerance: float,
+                  body: np.ndarray | None = None) -> np.ndarray:
+    """(P, 2) body pairs i < j in contact, each once. position, radius: of the spheres; body:
+    the body row of each sphere (None: each sphere a body, and the pairs are sphere_pairs)."""
+    pairs = sphere_pairs(position, radius, tolerance, body)
+    if body is None or len(pairs) == 0:
+        return pairs
+    return np.unique(np.sort(body[pairs], axis=1), axis=0)
+
+
+def grain_contact_pairs(snap, tolerance: float) -> np.ndarray:
+    """Body pairs of a Snapshot in contact through any of their spheres."""
+    return contact_pairs(snap.sphere_position, snap.sphere_radius, tolerance, snap.sphere_body)
 
 
 def _components(n: int, pairs: np.ndarray) -> np.ndarray:
@@ -84,13 +110,18 @@ def _bound_members(idx: np.ndarray, mass, position, velocity, G: float) -> np.nd
 
 def find_aggregates(position: np.ndarray, radius: np.ndarray, tolerance: float = 0.01, *,
                     mass: np.ndarray | None = None, velocity: np.ndarray | None = None,
-                    G: float | None = None) -> Aggregates:
+                    G: float | None = None, pairs: np.ndarray | None = None) -> Aggregates:
     """Connected components of the contact graph with at least two bodies, ordered by mass
-    (largest first). With mass, velocity and G given, each component keeps only its
-    gravitationally bound members; the others become escapers."""
+    (largest first). position, radius: the bodies' centres of mass and, for bodies that are
+    single spheres, their radii; pairs: the body pairs in contact, when the bodies are not
+    single spheres (grain_contact_pairs). With mass, velocity and G given, each component
+    keeps only its gravitationally bound members, the bodies as point masses at their centres
+    of mass; the others become escapers."""
     n = len(radius)
     labels = np.full(n, ESCAPER, dtype=np.int64)
-    comp = _components(n, contact_pairs(position, radius, tolerance)) if n else labels
+    if pairs is None:
+        pairs = contact_pairs(position, radius, tolerance)
+    comp = _components(n, pairs) if n else labels
     sizes = np.bincount(comp, minlength=1) if n else np.zeros(0, dtype=np.int64)
     groups = [np.flatnonzero(comp == c) for c in np.flatnonzero(sizes > 1)]
     criterion = f"contact: gap <= {tolerance:g} x smaller radius"
@@ -106,3 +137,14 @@ def find_aggregates(position: np.ndarray, radius: np.ndarray, tolerance: float =
     for k, g in enumerate(groups):
         labels[g] = k
     return Aggregates(labels=labels, count=len(groups), criterion=criterion)
+
+
+def grain_aggregates(snap, tolerance: float = 0.01, G: float | None = None) -> Aggregates:
+    """Aggregates of the bodies of a Snapshot, in contact through their spheres; with G, only
+    gravitationally bound members count."""
+    pairs = grain_contact_pairs(snap, tolerance)
+    if G is None:
+        return find_aggregates(snap.position, snap.radius, tolerance, mass=snap.mass,
+                               pairs=pairs)
+    return find_aggregates(snap.position, snap.radius, tolerance, mass=snap.mass,
+                           velocity=snap.velocity, G=G, pairs=pairs)

@@ -1,5 +1,6 @@
 """Pictures of runs: body projections coloured by aggregate, the largest aggregate's shape,
-time series and the conservation diagnostics. Every axis is labelled with its unit."""
+time series and the conservation diagnostics. Every axis is labelled with its unit. Bodies are
+drawn as their spheres (a rigid aggregate as each of its spheres, in its body's colour)."""
 
 from __future__ import annotations
 
@@ -35,14 +36,16 @@ def aggregate_colors(labels: np.ndarray) -> np.ndarray:
 
 
 def projections(snap, labels: np.ndarray, title: str, path: Path) -> None:
-    """Three orthogonal views of every body, coloured by aggregate (escapers grey)."""
+    """Three orthogonal views of every body's spheres, coloured by the body's aggregate
+    (escapers grey)."""
     centre = np.average(snap.position, axis=0, weights=snap.mass)
-    rel = snap.position - centre
-    extent = 1.05 * float(np.max(np.abs(rel) + snap.radius[:, None]))
-    colors = aggregate_colors(labels)
+    rel = snap.sphere_position - centre
+    radius = snap.sphere_radius
+    extent = 1.05 * float(np.max(np.abs(rel) + radius[:, None]))
+    colors = aggregate_colors(labels)[snap.sphere_body]
     fig, axs = plt.subplots(1, 3, figsize=(15, 5.2))
     for ax, (i, j) in zip(axs, VIEWS):
-        draw_spheres(ax, rel[:, [i, j]], snap.radius, colors, extent)
+        draw_spheres(ax, rel[:, [i, j]], radius, colors, extent)
         ax.set_xlabel(f"{AXES[i]} - {AXES[i]}_cm [m]")
         ax.set_ylabel(f"{AXES[j]} - {AXES[j]}_cm [m]")
     fig.suptitle(title)
@@ -52,10 +55,11 @@ def projections(snap, labels: np.ndarray, title: str, path: Path) -> None:
 
 
 def aggregate_shape(snap, members: np.ndarray, props, title: str, path: Path) -> None:
-    """The aggregate in its principal-axis frame (long axis along 1) with the outline of the
-    uniform ellipsoid of the same inertia."""
-    rel = (snap.position[members] - props.com) @ props.principal_axes
-    radius = snap.radius[members]
+    """The aggregate's spheres in its principal-axis frame (long axis along 1) with the
+    outline of the uniform ellipsoid of the same inertia."""
+    spheres = snap.spheres_of(members)
+    rel = (snap.sphere_position[spheres] - props.com) @ props.principal_axes
+    radius = snap.sphere_radius[spheres]
     extent = 1.1 * float(np.max(np.abs(rel) + radius[:, None]))
     m = props.mass
     mom = props.principal_moments

@@ -1,6 +1,10 @@
 """Properties of one aggregate (Ferrari et al. 2017 sec. 4.2; Ferrari et al. 2020 sec. 2.4).
 
-All in SI, about the aggregate's centre of mass, in the inertial frame of the snapshot.
+All in SI, about the aggregate's centre of mass, in the inertial frame of the snapshot. The
+members are bodies (grains): free spheres or rigid aggregates of spheres (docs/aggregates.md).
+Each contributes its mass at its centre of mass and its own inertia tensor R diag(I) R^T, R the
+rotation from its principal frame to the inertial frame; volumes and shapes are those of the
+constituent spheres.
 """
 
 from __future__ import annotations
@@ -9,22 +13,14 @@ import dataclasses
 
 import numpy as np
 
+from .rigid import inertia_tensors
 from .volume import convex_hull_volume, minimum_alpha_shape
-
-
-def rotation_matrices(q: np.ndarray) -> np.ndarray:
-    """(N, 3, 3) rotations from (N, 4) unit quaternions (w, x, y, z), body to inertial."""
-    w, x, y, z = q.T
-    return np.stack([
-        np.stack([1 - 2 * (y * y + z * z), 2 * (x * y - w * z), 2 * (x * z + w * y)], -1),
-        np.stack([2 * (x * y + w * z), 1 - 2 * (x * x + z * z), 2 * (y * z - w * x)], -1),
-        np.stack([2 * (x * z - w * y), 2 * (y * z + w * x), 1 - 2 * (x * x + y * y)], -1),
-    ], axis=1)
 
 
 @dataclasses.dataclass
 class AggregateProperties:
     n: int                      # bodies
+    n_spheres: int              # spheres of those bodies (n when all are free spheres)
     mass: float                 # kg
     com: np.ndarray             # m
     velocity: np.ndarray        # m/s, of the centre of mass
@@ -37,7 +33,7 @@ class AggregateProperties:
     period: float               # s, 2 pi / |w| (inf when not rotating)
     velocity_dispersion: float  # m/s, mass-weighted rms of v - V - w x r (0 when rigid)
     axis_ratios: tuple[float, float]  # b/a, c/a of the equivalent uniform ellipsoid
-    grain_volume: float         # m^3, sum of sphere volumes
+    grain_volume: float         # m^3, sum of the spheres' volumes (pkdgrav: lenses twice)
     grain_density: float        # kg/m^3, mass / grain volume
     hull_volume: float = float("nan")   # m^3
     alpha: float = float("nan")         # m, of the minimum-volume alpha shape
@@ -55,7 +51,7 @@ class AggregateProperties:
 
     def as_row(self) -> dict:
         values = (
-            self.n, self.mass, *self.com, *self.velocity, *self.principal_moments,
+            self.n, self.n_spheres, self.mass, *self.com, *self.velocity, *self.principal_moments,
             self.elongation, *self.axis_ratios, float(np.linalg.norm(self.angular_momentum)),
             float(np.linalg.norm(self.spin)), self.period, self.velocity_dispersion,
             self.grain_density,
@@ -74,7 +70,7 @@ def critical_period(bulk_density: float, G: float) -> float:
 
 # Columns of AggregateProperties.as_row(), with units in the names.
 COLUMNS = (
-    "n", "mass_kg", "com_x_m", "com_y_m", "com_z_m", "v_x_m_s", "v_y_m_s", "v_z_m_s",
+    "n", "n_spheres", "mass_kg", "com_x_m", "com_y_m", "com_z_m", "v_x_m_s", "v_y_m_s", "v_z_m_s",
     "I1_kg_m2", "I2_kg_m2", "I3_kg_m2", "elongation", "b_over_a", "c_over_a", "H_kg_m2_s",
     "w_rad_s", "period_s", "velocity_dispersion_m_s", "grain_density_kg_m3", "hull_volume_m3",
     "porosity_hull", "alpha_m", "alpha_volume_m3", "porosity_alpha", "bulk_density_hull_kg_m3",
@@ -92,13 +88,15 @@ def measure(snap, members: np.ndarray, *, volumes: str = "hull+alpha",
     com = (m[:, None] * x).sum(0) / mass
     vcm = (m[:, None] * v).sum(0) / mass
     r = x - com
-    # Point masses: sum m (r^2 1 - r r^T); each sphere's own inertia: R diag(I_body) R^T.
-    inertia = np.eye(3) * np.sum(m * np.sum(r * r, 1)) - np.einsum("i,ij,ik->jk", m, r, r)
-    rot = rotation_matrices(snap.orientation[members])
-    inertia = inertia + np.einsum("nij,nj,nkj->ik", rot, snap.inertia[members], rot)
-    l_spin = np.einsum("nij,nj->ni", rot,
-                       snap.inertia[members] * np.einsum("nji,nj->ni", rot, snap.spin[members]))
-    h = np.cross(r, m[:, None] * (v - vcm)).sum(0) + l_spin.sum(0)
+    # Bodies as point masses at their centres of mass, sum m (r^2 1 - r r^T), plus each body's
+    # own tensor about its centre of mass (parallel axis theorem): the same sum over the
+    # spheres (mass_properties, docs/aggregates.md) but from the stored principal moments.
+    own = inertia_tensors(snap.orientation[members], snap.principal_axes[members],
+                          snap.inertia[members])
+    inertia = (np.eye(3) * np.sum(m * np.sum(r * r, 1)) - np.einsum("i,ij,ik->jk", m, r, r)
+               + own.sum(0))
+    l_spin = np.einsum("nij,nj->i", own, snap.spin[members])
+    h = np.cross(r, m[:, None] * (v - vcm)).sum(0) + l_spin
     moments, axes = np.linalg.eigh(inertia)
     w = np.linalg.solve(inertia, h)
     w_norm = float(np.linalg.norm(w))
@@ -110,18 +108,23 @@ def measure(snap, members: np.ndarray, *, volumes: str = "hull+alpha",
     a2 = 2.5 * (moments[1] + moments[2] - moments[0]) / mass
     b2 = 2.5 * (moments[0] + moments[2] - moments[1]) / mass
     c2 = 2.5 * (moments[0] + moments[1] - moments[2]) / mass
-    grain_volume = float(np.sum(4.0 / 3.0 * np.pi * snap.radius[members] ** 3))
+    spheres = snap.spheres_of(members)
+    centres, radii = snap.sphere_position[spheres], snap.sphere_radius[spheres]
+    # pkdgrav's convention (docs/aggregates.md): the grains' volume is the sum of their spheres'
+    # volumes, lenses of overlapping spheres counted twice as in the mass, so M / V_grains is
+    # the spheres' material density.
+    grain_volume = float(np.sum(4.0 / 3.0 * np.pi * radii**3))
     props = AggregateProperties(
-        n=len(members), mass=mass, com=com, velocity=vcm, inertia=inertia,
-        principal_moments=moments, principal_axes=axes,
+        n=len(members), n_spheres=len(spheres), mass=mass, com=com, velocity=vcm,
+        inertia=inertia, principal_moments=moments, principal_axes=axes,
         elongation=float(moments[2] / moments[0]), angular_momentum=h, spin=w,
         period=2.0 * np.pi / w_norm if w_norm > 0 else float("inf"),
         velocity_dispersion=dispersion,
         axis_ratios=(float(np.sqrt(max(b2, 0) / a2)), float(np.sqrt(max(c2, 0) / a2))),
         grain_volume=grain_volume, grain_density=mass / grain_volume)
     if volumes in ("hull", "hull+alpha"):
-        props.hull_volume = convex_hull_volume(x, snap.radius[members], hull_points)
+        props.hull_volume = convex_hull_volume(centres, radii, hull_points)
     if volumes == "hull+alpha":
-        shape = minimum_alpha_shape(x, snap.radius[members], alpha_points)
+        shape = minimum_alpha_shape(centres, radii, alpha_points)
         props.alpha, props.alpha_volume = shape.alpha, shape.volume
     return props

@@ -1,5 +1,5 @@
 """Quick-look figure of a run: the bodies at the first and last snapshots (x-y and x-z
-projections, circles to scale) and the conservation diagnostics over time."""
+projections of their spheres, circles to scale) and the conservation diagnostics over time."""
 
 from __future__ import annotations
 
@@ -26,8 +26,8 @@ def quicklook(path: str | Path, output: str | Path) -> Path:
     for row, snap in enumerate((first, last)):
         for col, (i, j) in enumerate(((0, 1), (0, 2))):
             ax = axs[row, col]
-            draw_spheres(ax, snap.position[:, [i, j]] - centre[[i, j]], snap.radius, "0.45",
-                         extent)
+            draw_spheres(ax, snap.sphere_position[:, [i, j]] - centre[[i, j]],
+                         snap.sphere_radius, "0.45", extent)
             ax.set_xlabel(f"{AXES[i]} [m]")
             ax.set_ylabel(f"{AXES[j]} [m]")
             ax.set_title(f"t = {snap.time:.4g} s")
@@ -41,7 +41,9 @@ def quicklook(path: str | Path, output: str | Path) -> Path:
     axs[1, 2].legend()
     for ax in axs[:, 2]:
         ax.set_xlabel("t [s]")
-    fig.suptitle(f"{Path(path).name}: {first.id.size} bodies")
+    spheres = first.sphere_body.size
+    fig.suptitle(f"{Path(path).name}: {first.id.size} bodies"
+                 + (f" ({spheres} spheres)" if spheres != first.id.size else ""))
     fig.tight_layout()
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import faulthandler
+import functools
 import math
 import mmap
 import os
@@ -25,6 +26,8 @@ from typing import NoReturn
 
 import h5py
 import numpy as np
+
+from .rigid import sphere_centres
 
 # Output format versions this reader reads (docs/output-format.md): 2 (free spheres only) and 3
 # (rigid bodies with a spheres table and principal axes).
@@ -39,6 +42,12 @@ FORMAT_VERSIONS = (2, 3)
 SNAPSHOT_FIELDS = {"id": ("i", ()), "mass": ("f", ()), "radius": ("f", ()),
                    "position": ("f", (3,)), "velocity": ("f", (3,)), "spin": ("f", (3,)),
                    "orientation": ("f", (4,)), "inertia": ("f", (3,))}
+
+# The datasets of a snapshot's `spheres` group (format version 3), one row per sphere. A
+# snapshot without the group (format version 2, or written by a version 2 run before it was
+# resumed) holds free spheres, as rubble's own reader takes it (src/io/run_file.cpp).
+SPHERE_FIELDS = {"body": ("i", ()), "offset": ("f", (3,)), "radius": ("f", ()),
+                 "mass": ("f", ())}
 
 DIAGNOSTIC_FIELDS = {
     "step": ("i", ()), "time": ("f", ()), "kinetic_translational": ("f", ()),
@@ -99,7 +108,8 @@ class Snapshot:
     # Every per-body dataset of the snapshot by name (the ones above too), as stored.
     fields: dict = dataclasses.field(default_factory=dict)
     # The datasets of the snapshot's `spheres` group (body, offset, radius, mass: docs/
-    # output-format.md); empty for files of format version 2, whose bodies are free spheres.
+    # output-format.md); empty without that group (format version 2), whose bodies are free
+    # spheres. Read them through sphere_body, sphere_offset, ... below, which cover both.
     spheres: dict = dataclasses.field(default_factory=dict)
 
     @property
@@ -111,6 +121,54 @@ class Snapshot:
         axes = np.zeros((len(self.id), 4))
         axes[:, 0] = 1.0
         return axes
+
+    # The bodies' shapes: one row per sphere, grouped by body. Without a spheres table every
+    # body is a free sphere, its own one sphere at zero offset.
+
+    @property
+    def sphere_body(self) -> np.ndarray:
+        """(M,) int64: row of each sphere's body."""
+        return self.spheres["body"] if self.spheres else np.arange(len(self.id))
+
+    @property
+    def sphere_offset(self) -> np.ndarray:
+        """(M, 3) m: each sphere's centre in its body's frame, from the body's centre of mass."""
+        return self.spheres["offset"] if self.spheres else np.zeros((len(self.id), 3))
+
+    @property
+    def sphere_radius(self) -> np.ndarray:
+        """(M,) m."""
+        return self.spheres["radius"] if self.spheres else self.radius
+
+    @property
+    def sphere_mass(self) -> np.ndarray:
+        """(M,) kg; a body's spheres' masses sum to its mass."""
+        return self.spheres["mass"] if self.spheres else self.mass
+
+    @functools.cached_property
+    def sphere_position(self) -> np.ndarray:
+        """(M, 3) m: each sphere's centre in the inertial frame, x_body + R(q_body) offset."""
+        return sphere_centres(self.position, self.orientation, self.sphere_body,
+                              self.sphere_offset)
+
+    @functools.cached_property
+    def sphere_count(self) -> np.ndarray:
+        """(N,) int64: spheres per body (1 for a free sphere, K >= 2 for an aggregate)."""
+        return np.bincount(self.sphere_body, minlength=len(self.id))
+
+    @functools.cached_property
+    def sphere_start(self) -> np.ndarray:
+        """(N,) int64: row of each body's first sphere (the table is grouped by body)."""
+        return np.cumsum(self.sphere_count) - self.sphere_count
+
+    def spheres_of(self, bodies: np.ndarray) -> np.ndarray:
+        """Rows of the spheres of the given body rows, body by body in the order given: O(the
+        bodies' spheres), not O(all spheres), so measuring every aggregate stays linear."""
+        bodies = np.asarray(bodies, dtype=np.int64)
+        count = self.sphere_count[bodies]
+        # Each body's rows start .. start + count - 1: its start repeated, plus 0 .. count - 1.
+        within = np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
+        return np.repeat(self.sphere_start[bodies], count) + within
 
 
 @dataclasses.dataclass(frozen=True)
@@ -216,6 +274,7 @@ class Run:
                 names = list(sub.keys())
             rows = self._dataset(sub, names[0]).shape[0] if names else 0
             spheres = self._row_datasets(sub, rows, exclude={})
+            self._check_spheres(sub.name, spheres, len(data["id"]))
         return Snapshot(index=position, step=step, time=time, fields=fields, spheres=spheres,
                         **data)
 
@@ -329,6 +388,10 @@ class Run:
         step = self._attribute(group, "step", "i")
         time = self._attribute(group, "time", "f")
         self._check_layout(group, SNAPSHOT_FIELDS, 1)
+        with self._reading(f"{group.name}/spheres"):
+            has_spheres = "spheres" in group
+        if has_spheres:
+            self._check_layout(self._group(group, "spheres"), SPHERE_FIELDS, 1)
         return name, step, time
 
     def _check_layout(self, group: h5py.Group, fields: dict, min_rows: int) -> None:
@@ -374,6 +437,23 @@ class Run:
         repeated = ids[1:][ids[1:] == ids[:-1]]
         if repeated.size:
             self._fail(f"{where}/id: id {repeated[0]} appears more than once")
+
+    def _check_spheres(self, where: str, spheres: dict[str, np.ndarray], n: int) -> None:
+        """What the analysis relies on (docs/output-format.md): each sphere linked to a body
+        row, grouped by body, every body with a sphere, sizes and masses positive."""
+        body = spheres["body"]
+        self._require((body >= 0) & (body < n), f"{where}/body",
+                      f"not a body row (0 to {n - 1})")
+        grouped = np.concatenate([[True], np.diff(body) >= 0])
+        self._require(grouped, f"{where}/body", "spheres not grouped by body")
+        missing = np.flatnonzero(np.bincount(body, minlength=n) == 0)
+        if missing.size:
+            self._fail(f"{where}/body: body row {missing[0]} has no sphere")
+        for name in ("offset", "radius", "mass"):
+            self._require(_plausible(spheres[name]), f"{where}/{name}", IMPLAUSIBLE)
+        for name in ("radius", "mass"):
+            self._require(spheres[name] >= 1 / LIMIT, f"{where}/{name}",
+                          f"zero, negative or below {1 / LIMIT:g}")
 
     def _require(self, ok: np.ndarray, where: str, fault: str) -> None:
         """Fails naming the first row where ok is false (any element of it, for rows of

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import h5py
 import numpy as np
+from scipy.spatial.transform import Rotation
 
 from rubble_analysis import Snapshot
 
@@ -22,6 +25,125 @@ def snapshot(position, radius, *, density: float = 2000.0, velocity=None,
                     spin=np.zeros((n, 3)) if spin is None else np.asarray(spin, float),
                     orientation=orientation,
                     inertia=np.repeat((0.4 * mass * radius**2)[:, None], 3, axis=1))
+
+
+def quaternion_from_matrix(rot: np.ndarray) -> np.ndarray:
+    """Unit quaternion (w, x, y, z) of a proper rotation matrix (Shepperd 1978: from the
+    largest of w, x, y, z, which keeps the division well conditioned)."""
+    t = np.trace(rot)
+    big = int(np.argmax([t, rot[0, 0], rot[1, 1], rot[2, 2]]))
+    if big == 0:
+        w = 0.5 * np.sqrt(1.0 + t)
+        q = [w, (rot[2, 1] - rot[1, 2]) / (4 * w), (rot[0, 2] - rot[2, 0]) / (4 * w),
+             (rot[1, 0] - rot[0, 1]) / (4 * w)]
+    else:
+        i = big - 1
+        j, k = (i + 1) % 3, (i + 2) % 3
+        v = np.zeros(3)
+        v[i] = 0.5 * np.sqrt(1.0 + rot[i, i] - rot[j, j] - rot[k, k])
+        v[j] = (rot[j, i] + rot[i, j]) / (4 * v[i])
+        v[k] = (rot[k, i] + rot[i, k]) / (4 * v[i])
+        q = [(rot[k, j] - rot[j, k]) / (4 * v[i]), *v]
+    q = np.array(q)
+    return q / np.linalg.norm(q)
+
+
+def random_quaternion(rng: np.random.Generator) -> np.ndarray:
+    """Uniformly random unit quaternion (w, x, y, z) (Shoemake 1992: a normalised Gaussian
+    4-vector)."""
+    q = rng.normal(size=4)
+    return q / np.linalg.norm(q)
+
+
+@dataclasses.dataclass(frozen=True)
+class Grain:
+    """A rigid body of spheres, as rubble stores it (docs/aggregates.md, mass_properties):
+    offsets in its body frame from its centre of mass, principal moments (ascending) and the
+    principal axes (principal frame -> body frame)."""
+    offset: np.ndarray          # (K, 3) m, body frame
+    radius: np.ndarray          # (K,) m
+    mass: np.ndarray            # (K,) kg
+    moments: np.ndarray         # (3,) kg m^2
+    principal_axes: np.ndarray  # (4,) quaternion (w, x, y, z)
+
+
+def grain(centres, radius, *, density: float = 2000.0, body_frame=None) -> Grain:
+    """The grain of spheres at `centres` (any origin) with `radius`: pkdgrav's sums
+    M = sum m, I = sum [2/5 m R^2 1 + m (rho^2 1 - rho rho^T)] (docs/aggregates.md), the
+    principal axes from numpy's eigh made a proper rotation. body_frame: rotation matrix from
+    the body frame to the frame of `centres` (default identity: the same frame)."""
+    centres = np.asarray(centres, dtype=float)
+    radius = np.broadcast_to(np.asarray(radius, dtype=float), (len(centres),)).copy()
+    mass = density * 4.0 / 3.0 * np.pi * radius**3
+    com = (mass[:, None] * centres).sum(0) / mass.sum()
+    body = np.eye(3) if body_frame is None else np.asarray(body_frame, dtype=float)
+    rho = (centres - com) @ body  # rows: body-frame offsets, body^T (x - com)
+    inertia = (np.eye(3) * np.sum(0.4 * mass * radius**2 + mass * np.sum(rho * rho, 1))
+               - np.einsum("i,ij,ik->jk", mass, rho, rho))
+    moments, axes = np.linalg.eigh(inertia)
+    if np.linalg.det(axes) < 0:
+        axes[:, 2] = -axes[:, 2]
+    return Grain(offset=rho, radius=radius, mass=mass, moments=moments,
+                 principal_axes=quaternion_from_matrix(axes))
+
+
+def grains_snapshot(grains, position, orientation, *, velocity=None, spin=None) -> Snapshot:
+    """A Snapshot of rigid bodies: grain k with its centre of mass at position[k] and
+    orientation[k] (body -> inertial quaternion), its spheres in the spheres table."""
+    n = len(grains)
+    position = np.asarray(position, dtype=float)
+    body = np.concatenate([np.full(len(g.radius), k) for k, g in enumerate(grains)])
+    offset = np.concatenate([g.offset for g in grains])
+    radius = np.concatenate([g.radius for g in grains])
+    mass = np.concatenate([g.mass for g in grains])
+    bounding = np.array([np.max(np.linalg.norm(g.offset, axis=1) + g.radius) for g in grains])
+    return Snapshot(
+        index=0, step=0, time=0.0, id=np.arange(n), mass=np.bincount(body, mass),
+        radius=bounding, position=position,
+        velocity=np.zeros((n, 3)) if velocity is None else np.asarray(velocity, float),
+        spin=np.zeros((n, 3)) if spin is None else np.asarray(spin, float),
+        orientation=np.asarray(orientation, dtype=float),
+        inertia=np.array([g.moments for g in grains]),
+        fields={"principal_axes": np.array([g.principal_axes for g in grains])},
+        spheres={"body": body, "offset": offset, "radius": radius, "mass": mass})
+
+
+def rotation(q: np.ndarray) -> np.ndarray:
+    """Rotation matrix of the quaternion (w, x, y, z), by scipy (scalar last): independent of
+    rubble_analysis.rigid."""
+    return Rotation.from_quat([q[1], q[2], q[3], q[0]]).as_matrix()
+
+
+@dataclasses.dataclass(frozen=True)
+class SphereSums:
+    """A set of bodies summed over their spheres, each a solid sphere moving with its body:
+    the brute-force reference for the analysis's use of the bodies' own tensors."""
+    position: np.ndarray  # (M, 3) m, sphere centres
+    inertia: np.ndarray   # (3, 3) kg m^2 about the centre of mass
+    angular_momentum: np.ndarray  # (3,) kg m^2/s about the centre of mass
+    inertia_scale: float  # sum of the magnitudes of the inertia's terms
+    angular_momentum_scale: float  # the same for the angular momentum
+
+
+def sphere_sums(snap: Snapshot) -> SphereSums:
+    """sum m (r^2 1 - r r^T) + 2/5 m R^2 1 and sum m r x (v - V) + 2/5 m R^2 w over every
+    sphere (pkdgrav's convention, docs/aggregates.md), v = v_body + w x (x - x_body)."""
+    body, m, radius = snap.sphere_body, snap.sphere_mass, snap.sphere_radius
+    rot = np.array([rotation(q) for q in snap.orientation])
+    x = snap.position[body] + np.einsum("sij,sj->si", rot[body], snap.sphere_offset)
+    w = snap.spin[body]
+    v = snap.velocity[body] + np.cross(w, x - snap.position[body])
+    r = x - np.average(x, axis=0, weights=m)
+    u = v - np.average(v, axis=0, weights=m)
+    own = 0.4 * m * radius**2
+    inertia = np.eye(3) * np.sum(own + m * np.sum(r * r, 1)) - np.einsum("s,si,sj->ij", m, r, r)
+    h = np.cross(r, m[:, None] * u).sum(0) + (own[:, None] * w).sum(0)
+    return SphereSums(
+        position=x, inertia=inertia, angular_momentum=h,
+        inertia_scale=float(np.sum(own + m * np.sum(r * r, 1))),
+        angular_momentum_scale=float(np.sum(m * np.linalg.norm(r, axis=1)
+                                            * np.linalg.norm(u, axis=1)
+                                            + own * np.linalg.norm(w, axis=1))))
 
 
 def lattice(nx: int, ny: int, nz: int, spacing: float = 2.0) -> np.ndarray:
@@ -56,43 +178,52 @@ DIAGNOSTIC_SCALARS = ("kinetic_translational", "kinetic_rotational", "potential"
                       "max_overlap")
 
 
-def write_run(path, *, n_snapshots: int = 3, omega: float = 1e-4, chunk: int = 1024) -> None:
-    """A small rubble output in the layout of docs/output-format.md (format_version 3), as
-    the C++ writer lays it out (extendible diagnostics and collision log in chunks of `chunk`
-    rows): a touching 2x2x2 block of 1 m spheres rotating rigidly about z, one snapshot per
-    step."""
-    position = lattice(2, 2, 2)
+def rotating_block(step: int, omega: float) -> Snapshot:
+    """A touching 2x2x2 block of 1 m spheres turned by omega * step about z, rotating rigidly
+    at omega (rad/s) about z."""
+    angle = omega * step
+    c, s = np.cos(angle), np.sin(angle)
+    pos = lattice(2, 2, 2) @ np.array([[c, s, 0.0], [-s, c, 0.0], [0.0, 0.0, 1.0]])
+    return snapshot(pos, 1.0, velocity=np.cross([0.0, 0.0, omega], pos))
+
+
+def write_run(path, *, n_snapshots: int = 3, omega: float = 1e-4, chunk: int = 1024,
+              version: int = 3, snapshot_at=None) -> None:
+    """A small rubble output in the layout of docs/output-format.md, as the C++ writer lays it
+    out (extendible diagnostics and collision log in chunks of `chunk` rows), one snapshot per
+    step: snapshot_at(step) (a Snapshot), by default rotating_block(step, omega). version 2:
+    without principal_axes and the spheres table, whose bodies are free spheres."""
+    snapshot_at = snapshot_at or (lambda step: rotating_block(step, omega))
     with h5py.File(path, "w") as f:
-        f.attrs.update({"format": "rubble", "format_version": 3, "code_version": "0.1.0",
+        f.attrs.update({"format": "rubble", "format_version": version, "code_version": "0.1.0",
                         "build": "synthetic", "start_time": 0.0, "complete": 1,
                         "relative_energy_error": 0.0, "relative_angular_momentum_error": 0.0})
         f.create_group("parameters").attrs["toml"] = PARAMETERS.format(
             last_step=n_snapshots - 1, omega=omega)
         for step in range(n_snapshots):
-            _write_snapshot(f.create_group(f"snapshots/{step:06d}"), step, position, omega)
+            _write_snapshot(f.create_group(f"snapshots/{step:06d}"), step, snapshot_at(step),
+                            version)
         _write_series(f.create_group("diagnostics"), n_snapshots, chunk)
         _write_collisions(f.create_group("collisions"), chunk)
 
 
-def _write_snapshot(group, step: int, position: np.ndarray, omega: float) -> None:
-    angle = omega * step
-    c, s = np.cos(angle), np.sin(angle)
-    pos = position @ np.array([[c, s, 0.0], [-s, c, 0.0], [0.0, 0.0, 1.0]])
-    snap = snapshot(pos, 1.0, velocity=np.cross([0.0, 0.0, omega], pos))
+def _write_snapshot(group, step: int, snap: Snapshot, version: int) -> None:
     group.attrs.update({"time": float(step), "step": step, "collisions_total": 0.0,
                         "overlaps_total": 0.0, "merges_total": 0.0})
-    n = len(pos)
+    n = len(snap.id)
     for name in ("id", "mass", "radius", "position", "velocity", "spin", "orientation",
                  "inertia"):
         group[name] = getattr(snap, name)
-    group["principal_axes"] = np.tile([1.0, 0.0, 0.0, 0.0], (n, 1))
     group["free_path"] = np.full(n, np.inf)
-    # Free spheres: sphere k is body k's, at its centre.
+    if version < 3:
+        return
+    group["principal_axes"] = snap.principal_axes
+    # Free spheres (a Snapshot without a spheres table): sphere k is body k's, at its centre.
     spheres = group.create_group("spheres")
-    spheres["body"] = np.arange(n, dtype=np.int64)
-    spheres["offset"] = np.zeros((n, 3))
-    spheres["radius"] = snap.radius
-    spheres["mass"] = snap.mass
+    spheres["body"] = snap.sphere_body.astype(np.int64)
+    spheres["offset"] = snap.sphere_offset
+    spheres["radius"] = snap.sphere_radius
+    spheres["mass"] = snap.sphere_mass
 
 
 def _write_series(group, rows: int, chunk: int) -> None:

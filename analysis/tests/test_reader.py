@@ -132,3 +132,25 @@ def test_reads_the_collision_log_consistently_with_the_diagnostics(tmp_path):
 def test_a_run_without_the_log_has_an_empty_one(short_run):
     with open_run(short_run) as run:
         assert len(run.collisions()) == 0
+
+
+def test_a_version_2_file_is_read_and_reported_as_free_spheres(tmp_path):
+    """Format version 2 (no spheres table, no principal axes): every body its own sphere, and
+    the same analysis as the version 3 file of the same bodies."""
+    from synthetic import write_run
+
+    reports = {}
+    for version in (2, 3):
+        path = tmp_path / f"v{version}.h5"
+        write_run(path, version=version)
+        with open_run(path) as run:
+            snap = run.snapshot(-1)
+        assert snap.sphere_count.tolist() == [1] * 8
+        assert np.array_equal(snap.sphere_position, snap.position)
+        assert np.array_equal(snap.sphere_radius, snap.radius)
+        assert np.array_equal(snap.principal_axes, np.tile([1.0, 0, 0, 0], (8, 1)))
+        out = tmp_path / f"v{version}_report"
+        assert main(["report", str(path), "--output", str(out)]) == 0
+        assert main(["quicklook", str(path), "--output", str(tmp_path / "look.png")]) == 0
+        reports[version] = (out / "final_aggregates.csv").read_text()
+    assert reports[2] == reports[3] and reports[2].count("\n") == 2  # header, one aggregate

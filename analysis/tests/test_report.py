@@ -7,6 +7,7 @@ import json
 import math
 import subprocess
 
+import numpy as np
 import pytest
 
 from conftest import rubble_binary
@@ -116,3 +117,57 @@ def test_compare_runs_side_by_side_and_as_a_sweep(tmp_path):
                                                         rel=shape_change(omega))
     assert (out / "comparison.png").exists() and (out / "sweep_omega_over_wcrit.png").exists()
     assert not (out / "sweep_v0_over_vesc.png").exists()  # v0 not swept
+
+
+CUBES = """
+[integrator]
+dt = 100.0
+n_steps = 5
+[output]
+file = "{out}"
+[ic.cloud]
+n = 40
+size = 150.0
+radius = 5.0
+grain = "cube"
+spheres_per_grain = 8
+[ic.motion]
+v0 = 0.01
+w0 = 1e-4
+omega = 1e-5
+"""
+
+
+def test_report_of_a_cloud_of_cube_aggregates(tmp_path):
+    """A real run's aggregates (40 cubes of 8 spheres, randomly oriented and spinning): read
+    through their spheres, their whole inertia and angular momentum the sums over the spheres
+    of the file, to round-off."""
+    from synthetic import sphere_sums
+    from rubble_analysis import open_run
+    from rubble_analysis.properties import measure
+
+    out = tmp_path / "cubes.h5"
+    params = tmp_path / "cubes.toml"
+    params.write_text(CUBES.format(out=out))
+    subprocess.run([rubble_binary(), "run", str(params), "--quiet"], check=True,
+                   capture_output=True)
+    with open_run(out) as run:
+        snap = run.snapshot(-1)
+    assert snap.sphere_count.tolist() == [8] * 40
+    everything = measure(snap, np.arange(40), volumes="none")
+    ref = sphere_sums(snap)
+    # rubble's mass_properties and Eigen's eigensolver, then this reader's rotations: a few
+    # tens of eps per body (test_grains.BODY_ROUND_OFF), plus the sums over 320 spheres.
+    tol = (32 + 320 + 32) * np.finfo(float).eps
+    assert np.abs(everything.inertia - ref.inertia).max() <= tol * ref.inertia_scale
+    assert np.abs(everything.angular_momentum - ref.angular_momentum).max() \
+        <= tol * ref.angular_momentum_scale
+    assert np.all(np.linalg.norm(ref.position - snap.position[snap.sphere_body], axis=1)
+                  + snap.sphere_radius <= snap.radius[snap.sphere_body] * (1 + tol))
+    report_dir = tmp_path / "cubes_report"
+    assert main(["report", str(out), "--output", str(report_dir)]) == 0
+    summary = json.loads((report_dir / "summary.json").read_text())
+    assert summary["n_bodies"] == 40 and summary["n_spheres"] == 320
+    # Placed apart (docs/aggregates.md, "Clouds of aggregates") and hardly moved.
+    assert summary["n_aggregates"] == 0 and summary["n_escapers"] == 40
+    assert main(["quicklook", str(out), "--output", str(tmp_path / "cubes.png")]) == 0
