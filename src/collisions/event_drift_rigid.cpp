@@ -81,8 +81,15 @@ void EventDrivenDrift::collide_rigid(Bodies& b, const CollisionEvent& e, double 
         s[a] = RigidState{1.0 / rigid_[k[a]].mass, m.pos + shift[a], m.vel, spin,
                           inverse_inertia_tensor(q[a], b.inertia[k[a]])};
     }
-    // The touching spheres: the pair with the smallest gap now (zero to round-off).
-    double gap = std::numeric_limits<double>::infinity();
+    // The touching spheres. Bodies can touch at several pairs at once (a face on a face), some
+    // approaching and some not; the prediction found one that approaches. Of the pairs in
+    // contact (gap within the overlap tolerance, as the prediction's own round-off leaves
+    // them), the one approaching fastest at the physical spins takes the impulse; with none
+    // in contact (cannot happen but by round-off), the pair with the smallest gap. Taking the
+    // smallest gap alone could pick a receding pair beside the approaching one: no impulse, the
+    // same contact predicted again at the same time, and a drift that never ends.
+    double gap = std::numeric_limits<double>::infinity(), approach = 0.0;
+    bool touching = false;
     Vec3 c1 = Vec3::Zero(), c2 = Vec3::Zero();
     double r1 = 0.0;
     const auto p1 = parts_of(k[0]), p2 = parts_of(k[1]);
@@ -90,13 +97,24 @@ void EventDrivenDrift::collide_rigid(Bodies& b, const CollisionEvent& e, double 
         const Vec3 x1 = s[0].centre + q[0] * a.offset;
         for (const PartSphere& c : p2) {
             const Vec3 x2 = s[1].centre + q[1] * c.offset;
-            const double g = (x2 - x1).norm() - (a.radius + c.radius);
-            if (g < gap) {
-                gap = g;
-                c1 = x1;
-                c2 = x2;
-                r1 = a.radius;
+            const Vec3 d = x2 - x1;
+            const double sigma = a.radius + c.radius;
+            const double g = d.norm() - sigma;
+            if (g <= config_.overlap_tolerance * sigma) {
+                // Normal velocity of the two centres (that of the touching material points).
+                const Vec3 w = (s[1].vel + s[1].spin.cross(x2 - s[1].centre)) -
+                               (s[0].vel + s[0].spin.cross(x1 - s[0].centre));
+                const double rate = d.dot(w) / d.norm();
+                if (touching && !(rate < approach)) continue;
+                touching = true;
+                approach = rate;
+            } else if (touching || !(g < gap)) {
+                continue;
             }
+            gap = g;
+            c1 = x1;
+            c2 = x2;
+            r1 = a.radius;
         }
     }
     const Vec3 n = (c2 - c1).normalized();
@@ -303,18 +321,27 @@ void EventDrivenDrift::collide_rigid_wall(Bodies& b, const CollisionEvent& e, do
     const Quat q = rotor_[k].principal_at(e.time - segment_[k]);
     const RigidState body{1.0 / rigid_[k].mass, m.pos, m.vel, rotor_[k].spin_for(q),
                           inverse_inertia_tensor(q, b.inertia[k])};
-    // The touching sphere: the one with the smallest gap now (zero to round-off).
+    // The touching sphere: of those in contact (gap within the overlap tolerance), the one
+    // moving into the wall fastest at the physical spin, as collide_rigid picks its pair (a
+    // cube lands on a face at four spheres); with none in contact, the smallest gap.
     boundaries::WallGap touch{Vec3::UnitZ(), std::numeric_limits<double>::infinity()};
     Vec3 centre = m.pos;
-    double radius = 0.0;
+    double radius = 0.0, approach = 0.0;
+    bool touching = false;
     for (const PartSphere& a : parts_of(k)) {
         const Vec3 x = m.pos + q * a.offset;
         const boundaries::WallGap g = boundaries::wall_gap(w, wall_point, x, a.radius);
-        if (g.gap < touch.gap) {
-            touch = g;
-            centre = x;
-            radius = a.radius;
+        if (g.gap <= config_.overlap_tolerance * a.radius) {
+            const double rate = g.normal.dot(body.vel + body.spin.cross(x - m.pos) - w.velocity);
+            if (touching && !(rate < approach)) continue;
+            touching = true;
+            approach = rate;
+        } else if (touching || !(g.gap < touch.gap)) {
+            continue;
         }
+        touch = g;
+        centre = x;
+        radius = a.radius;
     }
     const Vec3 n = touch.normal; // from the wall to the body
     const Vec3 p = centre - radius * n;

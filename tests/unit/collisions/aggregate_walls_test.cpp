@@ -216,6 +216,37 @@ TEST(AggregateWalls, EveryOverlapStrategyTakesAggregates) {
     EXPECT_THROW((void)drift.drift(b, h, 0.0), PhysicsError);
 }
 
+TEST(AggregateWalls, AFaceOnAFaceTouchingAtFourPairsTakesTheImpulseWhereItApproaches) {
+    // Two cubes face to face along x (four sphere pairs at zero gap), the second spinning
+    // about z: two of the pairs approach, two recede. The prediction finds an approaching one
+    // now; the contact must take the impulse there. (Picking the pair of smallest gap, a
+    // receding one by round-off, gave no impulse and the same contact again at the same time:
+    // a drift that never ended.) Likewise a cube face down on a floor spinning about x.
+    const double r = 0.5;
+    {
+        Bodies b;
+        add_rigid_body(b, 1, cube_parts(r, 1000.0), Vec3::Zero(), Vec3::Zero(), Vec3::Zero());
+        add_rigid_body(b, 2, cube_parts(r, 1000.0), Vec3(4 * r, 0, 0), Vec3::Zero(),
+                       Vec3(0, 0, 1.0));
+        CollisionConfig c;
+        EventDrivenDrift drift(c);
+        const DriftStats s = drift.drift(b, 0.1, 0.0);
+        EXPECT_GE(s.collisions, 1);
+        EXPECT_LE(deepest_overlap(b, {}), c.overlap_tolerance);
+    }
+    {
+        Bodies b;
+        add_rigid_body(b, 1, cube_parts(r, 1000.0), Vec3(0, 0, 2 * r), Vec3::Zero(),
+                       Vec3(1.0, 0, 0));
+        CollisionConfig c;
+        c.walls = {boundaries::Wall{}};
+        EventDrivenDrift drift(c);
+        const DriftStats s = drift.drift(b, 0.1, 0.0);
+        EXPECT_GE(s.wall_collisions, 1);
+        EXPECT_LE(deepest_overlap(b, c.walls), c.overlap_tolerance);
+    }
+}
+
 TEST(AggregateWalls, AnAggregateSunkIntoAFloorIsRepulsedAndTheFloorBooksTheImpulse) {
     Bodies b;
     const double r = 0.5;
