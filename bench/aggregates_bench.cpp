@@ -155,7 +155,7 @@ void BM_AggregateCollapse(benchmark::State& state) {
 }
 BENCHMARK(BM_AggregateCollapse)
     ->ArgNames({"N", "from", "to"})
-    ->Args({10000, 80, 130})
+    ->Args({10000, 85, 90})
     ->Iterations(1)
     ->Unit(benchmark::kSecond)
     ->UseRealTime();
