@@ -9,9 +9,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "rubble/collisions/rigid_predict.hpp"
 #include "rubble/core/bodies.hpp"
 #include "rubble/core/rigid_body.hpp"
 #include "rubble/ic/random.hpp"
+#include "rubble/integrate/rotor_path.hpp"
 
 namespace rubble::test {
 
@@ -102,6 +104,75 @@ inline Bodies aggregate_cloud(int n, int k, double w_max, std::uint64_t seed) {
                          Vec3::Zero(), Vec3::Zero());
     }
     return b;
+}
+
+/// A 2 x 2 x 2 cube of touching spheres of radius r (m) and density rho (kg/m^3), centred on
+/// the origin, edge 4 r.
+inline std::vector<SpherePart> cube_parts(double r, double rho) {
+    std::vector<SpherePart> parts;
+    for (int i = 0; i < 8; ++i)
+        parts.push_back(
+            {r * Vec3(i & 1 ? 1 : -1, i & 2 ? 1 : -1, i & 4 ? 1 : -1), r, sphere_mass(rho, r)});
+    return parts;
+}
+
+/// What contacts conserve, summed over the bodies, with the sums of magnitudes that their
+/// round-off is relative to.
+struct Totals {
+    double mass = 0.0;                   ///< kg
+    Vec3 p = Vec3::Zero();               ///< kg m/s
+    Vec3 l = Vec3::Zero();               ///< kg m^2/s about the origin, orbital + spin
+    double kinetic = 0.0;                ///< J, translation + rotation
+    double p_scale = 0.0, l_scale = 0.0; ///< sum m |v|; sum m |x| |v| + |I w|
+};
+
+inline Totals totals(const Bodies& b) {
+    Totals t;
+    for (std::size_t k = 0; k < b.size(); ++k) {
+        const Vec3 spin_l = inertia_tensor(b, k) * b.spin[k];
+        t.mass += b.mass[k];
+        t.p += b.mass[k] * b.vel[k];
+        t.l += b.mass[k] * b.pos[k].cross(b.vel[k]) + spin_l;
+        t.kinetic += 0.5 * b.mass[k] * b.vel[k].squaredNorm() + 0.5 * b.spin[k].dot(spin_l);
+        t.p_scale += b.mass[k] * b.vel[k].norm();
+        t.l_scale += b.mass[k] * b.pos[k].norm() * b.vel[k].norm() + spin_l.norm();
+    }
+    return t;
+}
+
+/// A body over one drift for the contact-prediction tests: its centre of mass from `pos` at
+/// `vel`, its principal frame along `rotor`, its spheres in the principal frame.
+struct PathBody {
+    Vec3 pos, vel;
+    integrate::RotorPath rotor;
+    std::vector<collisions::PartSphere> parts;
+    [[nodiscard]] collisions::RigidMotion motion() const {
+        return collisions::RigidMotion{pos, vel, 0.0, &rotor};
+    }
+};
+
+/// A body of k random spheres (radii 0.3 to 1, within 1.5 of each other; k = 1: a free
+/// sphere) with its true mass properties (three distinct moments), at x moving at v, randomly
+/// turned, spinning at `spin` rad/s about a random axis, over a drift of h seconds.
+inline PathBody random_path_body(ic::Rng& rng, int k, const Vec3& x, const Vec3& v, double spin,
+                                 double h) {
+    std::vector<SpherePart> spheres;
+    for (int s = 0; s < k; ++s) {
+        const double r = rng.uniform(0.3, 1.0);
+        const Vec3 c = k == 1 ? Vec3::Zero() : rng.in_ball(1.5);
+        spheres.push_back(SpherePart{c, r, r * r * r});
+    }
+    const MassProperties mp = mass_properties(spheres);
+    PathBody a;
+    for (const SpherePart& s : spheres)
+        a.parts.push_back(
+            collisions::PartSphere{mp.axes.conjugate() * (s.centre - mp.centre), s.radius});
+    const Quat principal = Quat(Eigen::AngleAxisd(rng.uniform(0, 2 * pi), rng.unit_vector()));
+    const Vec3 moments = k == 1 ? Vec3::Constant(mp.moments.x()) : mp.moments;
+    a.pos = x;
+    a.vel = v;
+    a.rotor = integrate::RotorPath(principal, rng.unit_vector() * spin, moments, h);
+    return a;
 }
 
 } // namespace rubble::test

@@ -25,14 +25,6 @@ constexpr double g = 9.81;  // m/s^2
 constexpr double r = 0.05;  // m, sphere radius: cube edge 4 r
 constexpr double dt = 1e-3; // s
 
-std::vector<SpherePart> cube_parts() {
-    std::vector<SpherePart> parts;
-    for (int i = 0; i < 8; ++i)
-        parts.push_back(
-            {r * Vec3(i & 1 ? 1 : -1, i & 2 ? 1 : -1, i & 4 ? 1 : -1), r, sphere_mass(2500.0, r)});
-    return parts;
-}
-
 // The angle (rad) between the vertical and the nearest of body k's axes (a face's normal).
 double face_tilt(const Bodies& b, std::size_t k) {
     const Mat3 rot = b.orientation[k].toRotationMatrix();
@@ -53,7 +45,8 @@ TEST(BouncingCubes, CubesDroppedOnAFloorComeToRestOnAFace) {
     Bodies b;
     for (int k = 0; k < 9; ++k) {
         const Vec3 x(2.0 * (k % 3), 2.0 * (k / 3), rng.uniform(0.5, 1.0));
-        add_rigid_body(b, k, cube_parts(), x, rng.unit_vector() * 0.3 + Vec3(0, 0, 0),
+        add_rigid_body(b, k, test::cube_parts(r, 2500.0), x,
+                       rng.unit_vector() * 0.3 + Vec3(0, 0, 0),
                        rng.unit_vector() * rng.uniform(0.0, 5.0), test::random_rotation(rng));
     }
     collisions::CollisionConfig c;

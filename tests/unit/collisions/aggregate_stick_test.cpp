@@ -18,41 +18,16 @@ namespace {
 
 using test::eps;
 
-struct Totals {
-    double mass = 0.0;
-    Vec3 p = Vec3::Zero(), l = Vec3::Zero();
-    double kinetic = 0.0;
-    double p_scale = 0.0, l_scale = 0.0; // sums of the magnitudes: round-off references
-};
-
-Totals totals(const Bodies& b) {
-    Totals t;
-    for (std::size_t k = 0; k < b.size(); ++k) {
-        const Vec3 spin_l = inertia_tensor(b, k) * b.spin[k];
-        t.mass += b.mass[k];
-        t.p += b.mass[k] * b.vel[k];
-        t.l += b.mass[k] * b.pos[k].cross(b.vel[k]) + spin_l;
-        t.kinetic += 0.5 * b.mass[k] * b.vel[k].squaredNorm() + 0.5 * b.spin[k].dot(spin_l);
-        t.p_scale += b.mass[k] * b.vel[k].norm();
-        t.l_scale += b.mass[k] * b.pos[k].norm() * b.vel[k].norm() + spin_l.norm();
-    }
-    return t;
-}
-
-std::vector<SpherePart> cube_parts(double r) {
-    std::vector<SpherePart> parts;
-    for (int i = 0; i < 8; ++i)
-        parts.push_back(
-            {r * Vec3(i & 1 ? 1 : -1, i & 2 ? 1 : -1, i & 4 ? 1 : -1), r, sphere_mass(1000.0, r)});
-    return parts;
-}
+using test::cube_parts;
+using test::Totals;
+using test::totals;
 
 // Two spinning cubes meeting off-centre at a closing speed of `speed`.
 Bodies two_cubes(double speed) {
     Bodies b;
-    add_rigid_body(b, 1, cube_parts(0.5), Vec3(0, 0, 0), Vec3(0.5 * speed, 0, 0),
+    add_rigid_body(b, 1, cube_parts(0.5, 1000.0), Vec3(0, 0, 0), Vec3(0.5 * speed, 0, 0),
                    Vec3(0.1, -0.2, 0.3));
-    add_rigid_body(b, 2, cube_parts(0.5), Vec3(3.0, 0.6, 0.3), Vec3(-0.5 * speed, 0, 0),
+    add_rigid_body(b, 2, cube_parts(0.5, 1000.0), Vec3(3.0, 0.6, 0.3), Vec3(-0.5 * speed, 0, 0),
                    Vec3(0.0, 0.2, -0.1), Quat(Eigen::AngleAxisd(0.3, Vec3(1, 1, 0).normalized())));
     return b;
 }

@@ -21,19 +21,15 @@ namespace {
 
 using test::eps;
 
+using test::cube_parts;
+
 Vec3 momentum(const Bodies& b) {
-    Vec3 p = Vec3::Zero();
-    for (std::size_t k = 0; k < b.size(); ++k)
-        p += b.mass[k] * b.vel[k];
-    return p;
+    return test::totals(b).p;
 }
 
 // Orbital + spin about the origin.
 Vec3 angular_momentum(const Bodies& b) {
-    Vec3 l = Vec3::Zero();
-    for (std::size_t k = 0; k < b.size(); ++k)
-        l += b.mass[k] * b.pos[k].cross(b.vel[k]) + inertia_tensor(b, k) * b.spin[k];
-    return l;
+    return test::totals(b).l;
 }
 
 // The deepest overlap between spheres of different bodies, or of a sphere with a wall, as a
@@ -57,15 +53,6 @@ double deepest_overlap(const Bodies& b, const std::vector<boundaries::Wall>& wal
 // Two spheres of mass m, radius r at +-a along the body's x axis.
 std::vector<SpherePart> dumbbell_parts(double a, double r, double m) {
     return {{Vec3(a, 0, 0), r, m}, {Vec3(-a, 0, 0), r, m}};
-}
-
-// A 2 x 2 x 2 cube of touching spheres of radius r.
-std::vector<SpherePart> cube_parts(double r, double rho) {
-    std::vector<SpherePart> parts;
-    for (int i = 0; i < 8; ++i)
-        parts.push_back(
-            {r * Vec3(i & 1 ? 1 : -1, i & 2 ? 1 : -1, i & 4 ? 1 : -1), r, sphere_mass(rho, r)});
-    return parts;
 }
 
 TEST(AggregateWalls, ATiltedDumbbellDroppedOnAFloorTakesTheAnalyticImpulse) {

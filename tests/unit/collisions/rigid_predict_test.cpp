@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "aggregates.hpp"
 #include "rubble/collisions/rigid_predict.hpp"
 #include "rubble/core/rigid_body.hpp"
 #include "rubble/ic/random.hpp"
@@ -27,32 +28,10 @@ using rubble::test::eps;
 
 namespace {
 
-struct Aggregate {
-    Vec3 pos, vel;
-    RotorPath rotor;
-    std::vector<PartSphere> parts;
-    [[nodiscard]] RigidMotion motion() const { return RigidMotion{pos, vel, 0.0, &rotor}; }
-};
+using Aggregate = test::PathBody;
 
-// A body of k spheres (k = 1: a free sphere) with its true mass properties, placed at x with
-// velocity v, random orientation and spin w.
 Aggregate random_aggregate(Rng& rng, int k, const Vec3& x, const Vec3& v, double spin, double h) {
-    std::vector<SpherePart> spheres;
-    for (int s = 0; s < k; ++s) {
-        const double r = rng.uniform(0.3, 1.0);
-        const Vec3 c = k == 1 ? Vec3::Zero() : rng.in_ball(1.5);
-        spheres.push_back(SpherePart{c, r, r * r * r});
-    }
-    const MassProperties mp = mass_properties(spheres);
-    Aggregate a;
-    for (const SpherePart& s : spheres)
-        a.parts.push_back(PartSphere{mp.axes.conjugate() * (s.centre - mp.centre), s.radius});
-    const Quat principal = Quat(Eigen::AngleAxisd(rng.uniform(0, 2 * pi), rng.unit_vector()));
-    const Vec3 moments = k == 1 ? Vec3::Constant(mp.moments.x()) : mp.moments;
-    a.pos = x;
-    a.vel = v;
-    a.rotor = RotorPath(principal, rng.unit_vector() * spin, moments, h);
-    return a;
+    return test::random_path_body(rng, k, x, v, spin, h);
 }
 
 // The smallest gap between any sphere of a and any of b at time t (each body's orientation

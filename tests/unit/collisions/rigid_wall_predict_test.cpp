@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "aggregates.hpp"
 #include "rubble/boundaries/wall.hpp"
 #include "rubble/collisions/rigid_wall_predict.hpp"
 #include "rubble/core/rigid_body.hpp"
@@ -30,32 +31,8 @@ using rubble::test::eps;
 
 namespace {
 
-struct Body {
-    Vec3 pos, vel;
-    RotorPath rotor;
-    std::vector<PartSphere> parts;
-    [[nodiscard]] RigidMotion motion() const { return RigidMotion{pos, vel, 0.0, &rotor}; }
-};
-
-// A body of k random spheres about x, moving at v, randomly turned, spinning at `spin` rad/s
-// about a random axis, with its true mass properties (three distinct moments).
-Body random_body(Rng& rng, int k, const Vec3& x, const Vec3& v, double spin, double h) {
-    std::vector<SpherePart> spheres;
-    for (int s = 0; s < k; ++s) {
-        const double r = rng.uniform(0.3, 1.0);
-        spheres.push_back(SpherePart{k == 1 ? Vec3::Zero() : rng.in_ball(1.5), r, r * r * r});
-    }
-    const MassProperties mp = mass_properties(spheres);
-    Body b;
-    for (const SpherePart& s : spheres)
-        b.parts.push_back(PartSphere{mp.axes.conjugate() * (s.centre - mp.centre), s.radius});
-    const Quat principal = Quat(Eigen::AngleAxisd(rng.uniform(0, 2 * pi), rng.unit_vector()));
-    const Vec3 moments = k == 1 ? Vec3::Constant(mp.moments.x()) : mp.moments;
-    b.pos = x;
-    b.vel = v;
-    b.rotor = RotorPath(principal, rng.unit_vector() * spin, moments, h);
-    return b;
-}
+using Body = test::PathBody;
+using test::random_path_body;
 
 // The smallest gap between any sphere of the body and the wall at time t (independent of the
 // search: the wall's own gap function on the sampled path).
@@ -187,7 +164,7 @@ TEST(RigidWallPredict, AgreesWithABruteForceSearchOnSpinningAggregates) {
         // Mostly towards the wall (up to 4 m/s), partly across.
         const Vec3 towards = -boundaries::wall_gap(w, w.point, x, 0.0).normal;
         const Vec3 v = towards * rng.uniform(-1.0, 4.0) + rng.unit_vector() * 0.5;
-        const Body b = random_body(rng, k, x, v, spin, h);
+        const Body b = random_path_body(rng, k, x, v, spin, h);
         if (wall_gap_at(b, w, 0.0) <= 0.0) continue; // touching at the start: not this test
         const auto predicted = predict_rigid_wall_contact(b.motion(), b.parts, w, w.point, 0.0, h);
         const auto sampled = brute_force(b, w, h, 4000);
