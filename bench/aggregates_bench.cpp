@@ -130,7 +130,7 @@ void BM_AggregateCollapse(benchmark::State& state) {
     const double r_pile = std::cbrt(3.0 * sphere_volume / (4.0 * pi * 0.4));
     c.v_min = G * mass / (r_pile * r_pile) * dt;
     c.f_crit = 0.01;
-    c.overlaps = collisions::OverlapStrategy::trace_back; // (aggregates: counted)
+    // collisions.overlaps stays "auto": repulse for aggregates.
     sim.set_stepper(std::make_unique<collisions::EventDrivenDrift>(c));
     const auto from = state.range(1), to = state.range(2);
     for (std::int64_t s = 0; s < from; ++s)
