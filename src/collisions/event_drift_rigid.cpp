@@ -10,6 +10,7 @@
 #include <limits>
 #include <string>
 
+#include "contact_pick.hpp"
 #include "rubble/collisions/event_drift.hpp"
 #include "rubble/collisions/restitution_law.hpp"
 #include "rubble/collisions/rigid_impulse.hpp"
@@ -81,15 +82,8 @@ void EventDrivenDrift::collide_rigid(Bodies& b, const CollisionEvent& e, double 
         s[a] = RigidState{1.0 / rigid_[k[a]].mass, m.pos + shift[a], m.vel, spin,
                           inverse_inertia_tensor(q[a], b.inertia[k[a]])};
     }
-    // The touching spheres. Bodies can touch at several pairs at once (a face on a face), some
-    // approaching and some not; the prediction found one that approaches. Of the pairs in
-    // contact (gap within the overlap tolerance, as the prediction's own round-off leaves
-    // them), the one approaching fastest at the physical spins takes the impulse; with none
-    // in contact (cannot happen but by round-off), the pair with the smallest gap. Taking the
-    // smallest gap alone could pick a receding pair beside the approaching one: no impulse, the
-    // same contact predicted again at the same time, and a drift that never ends.
-    double gap = std::numeric_limits<double>::infinity(), approach = 0.0;
-    bool touching = false;
+    // The touching spheres (contact_pick.hpp).
+    detail::ContactPick pick;
     Vec3 c1 = Vec3::Zero(), c2 = Vec3::Zero();
     double r1 = 0.0;
     const auto p1 = parts_of(k[0]), p2 = parts_of(k[1]);
@@ -99,19 +93,13 @@ void EventDrivenDrift::collide_rigid(Bodies& b, const CollisionEvent& e, double 
             const Vec3 x2 = s[1].centre + q[1] * c.offset;
             const Vec3 d = x2 - x1;
             const double sigma = a.radius + c.radius;
-            const double g = d.norm() - sigma;
-            if (g <= config_.overlap_tolerance * sigma) {
-                // Normal velocity of the two centres (that of the touching material points).
+            // Normal velocity of the two centres (that of the touching material points).
+            const auto rate = [&] {
                 const Vec3 w = (s[1].vel + s[1].spin.cross(x2 - s[1].centre)) -
                                (s[0].vel + s[0].spin.cross(x1 - s[0].centre));
-                const double rate = d.dot(w) / d.norm();
-                if (touching && !(rate < approach)) continue;
-                touching = true;
-                approach = rate;
-            } else if (touching || !(g < gap)) {
-                continue;
-            }
-            gap = g;
+                return d.dot(w) / d.norm();
+            };
+            if (!pick.better(d.norm() - sigma, config_.overlap_tolerance * sigma, rate)) continue;
             c1 = x1;
             c2 = x2;
             r1 = a.radius;
@@ -130,15 +118,16 @@ void EventDrivenDrift::collide_rigid(Bodies& b, const CollisionEvent& e, double 
             if (!free_[k[a]]) restart_path(b, k[a], q[a], s[a].spin, e.time);
         return;
     }
-    if (sticking_ && (config_.stick_speed == 0.0 || un <= config_.stick_speed)) {
-        stick_at_contact(b, e, s, p, n, un, (u + un * n).norm(), t0, q, stats);
-        return;
-    }
+    // outcome = stick: a slow enough contact takes the impulse that leaves the two material
+    // points moving together (eps_n = eps_t = 0: u' = 0, rigid_impulse.hpp), and the two
+    // bodies are joined: not predicted against each other again, one aggregate at the drift's
+    // end (join_stuck). Until then each moves on its own path, from equal velocities at p.
+    const bool stick = sticking_ && (config_.stick_speed == 0.0 || un <= config_.stick_speed);
     Rigid &ri = rigid_[k[0]], &rj = rigid_[k[1]];
     const bool recent = ri.free_path < config_.f_crit * moving_[k[0]].radius ||
                         rj.free_path < config_.f_crit * moving_[k[1]].radius;
     const Restitution eps = restitution_for(config_, un, recent);
-    if (recent || (un < config_.v_min && config_.eps_n < 1.0)) ++stats.elastic_by_guard;
+    if (!stick && (recent || (un < config_.v_min && config_.eps_n < 1.0))) ++stats.elastic_by_guard;
     if (config_.log) {
         const Vec3 r = s[1].centre - s[0].centre, v = s[1].vel - s[0].vel;
         const double speed = v.norm();
@@ -152,7 +141,8 @@ void EventDrivenDrift::collide_rigid(Bodies& b, const CollisionEvent& e, double 
     ++count_[k[1]];
     ri.free_path = 0.0;
     rj.free_path = 0.0;
-    const RigidOutcome o = resolve_rigid_by_law(config_, s[0], s[1], p, n, eps, recent);
+    const RigidOutcome o = stick ? resolve_rigid_contact(s[0], s[1], p, n, Restitution{0.0, 0.0})
+                                 : resolve_rigid_by_law(config_, s[0], s[1], p, n, eps, recent);
     const std::array<Vec3, 2> vel{o.vel1, o.vel2}, spin{o.spin1, o.spin2};
     for (std::size_t a = 0; a < 2; ++a) {
         const std::size_t body = k[a];
@@ -168,47 +158,9 @@ void EventDrivenDrift::collide_rigid(Bodies& b, const CollisionEvent& e, double 
         // A new segment of the body's path starts here, with its new spin.
         restart_path(b, body, q[a], spin[a], e.time);
     }
+    if (stick) joined_[static_cast<std::size_t>(joined_root(e.i))] = joined_root(e.j);
     for (const std::size_t body : k)
         check_collision_count(b, body, t0 + e.time);
-}
-
-void EventDrivenDrift::stick_at_contact(Bodies& b, const CollisionEvent& e,
-                                        const std::array<RigidState, 2>& s, const Vec3& p,
-                                        const Vec3& n, double un, double ut, double t0,
-                                        const std::array<Quat, 2>& q, DriftStats& stats) {
-    // The contact takes the impulse that leaves the two material points moving together
-    // (eps_n = eps_t = 0: u' = 0, rigid_impulse.hpp), and the two bodies are joined: they are
-    // not predicted against each other again, and become one aggregate at the drift's end
-    // (join_stuck). Until then each moves on its own path, from equal velocities at p.
-    if (config_.log) {
-        const Vec3 r = s[1].centre - s[0].centre, v = s[1].vel - s[0].vel;
-        const double speed = v.norm();
-        log_.push_back(CollisionRecord{
-            t0 + e.time,
-            std::min(b.id[static_cast<std::size_t>(e.i)], b.id[static_cast<std::size_t>(e.j)]),
-            std::max(b.id[static_cast<std::size_t>(e.i)], b.id[static_cast<std::size_t>(e.j)]), un,
-            ut, speed > 0.0 ? r.cross(v).norm() / speed : 0.0});
-    }
-    ++stats.collisions;
-    const RigidOutcome o = resolve_rigid_contact(s[0], s[1], p, n, Restitution{0.0, 0.0});
-    const std::array<std::int32_t, 2> body{e.i, e.j};
-    const std::array<Vec3, 2> vel{o.vel1, o.vel2}, spin{o.spin1, o.spin2};
-    for (std::size_t a = 0; a < 2; ++a) {
-        const auto k = static_cast<std::size_t>(body[a]);
-        ++count_[k];
-        rigid_[k].free_path = 0.0;
-        moving_[k].vel = vel[a];
-        rigid_[k].speed = vel[a].norm();
-        if (free_[k]) {
-            turn(b, body[a], e.time);
-            rigid_[k].spin = spin[a];
-        } else {
-            restart_path(b, k, q[a], spin[a], e.time);
-        }
-    }
-    joined_[static_cast<std::size_t>(joined_root(e.i))] = joined_root(e.j);
-    for (const std::int32_t k : body)
-        check_collision_count(b, static_cast<std::size_t>(k), t0 + e.time);
 }
 
 std::int32_t EventDrivenDrift::joined_root(std::int32_t k) const {
@@ -298,8 +250,8 @@ void EventDrivenDrift::handle_rigid_overlaps_at_start(Bodies& b, double h, doubl
     for (const RigidOverlap& o : found)
         stats.max_overlap = std::max(stats.max_overlap, o.relative);
     std::vector<std::uint8_t> removed(b.size(), 0);
-    (void)handle_rigid_overlaps(b, found, config_.walls, wall_at_, config_, h, t0, removed,
-                                wall_impulses_);
+    handle_rigid_overlaps(b, found, config_.walls, wall_at_, config_, h, t0, removed,
+                          wall_impulses_);
     if (std::find(removed.begin(), removed.end(), 1) != removed.end()) {
         for (const std::uint8_t r : removed)
             stats.merges += r;
@@ -321,24 +273,18 @@ void EventDrivenDrift::collide_rigid_wall(Bodies& b, const CollisionEvent& e, do
     const Quat q = rotor_[k].principal_at(e.time - segment_[k]);
     const RigidState body{1.0 / rigid_[k].mass, m.pos, m.vel, rotor_[k].spin_for(q),
                           inverse_inertia_tensor(q, b.inertia[k])};
-    // The touching sphere: of those in contact (gap within the overlap tolerance), the one
-    // moving into the wall fastest at the physical spin, as collide_rigid picks its pair (a
-    // cube lands on a face at four spheres); with none in contact, the smallest gap.
-    boundaries::WallGap touch{Vec3::UnitZ(), std::numeric_limits<double>::infinity()};
+    // The touching sphere (contact_pick.hpp).
+    detail::ContactPick pick;
+    boundaries::WallGap touch{Vec3::UnitZ(), 0.0};
     Vec3 centre = m.pos;
-    double radius = 0.0, approach = 0.0;
-    bool touching = false;
+    double radius = 0.0;
     for (const PartSphere& a : parts_of(k)) {
         const Vec3 x = m.pos + q * a.offset;
         const boundaries::WallGap g = boundaries::wall_gap(w, wall_point, x, a.radius);
-        if (g.gap <= config_.overlap_tolerance * a.radius) {
-            const double rate = g.normal.dot(body.vel + body.spin.cross(x - m.pos) - w.velocity);
-            if (touching && !(rate < approach)) continue;
-            touching = true;
-            approach = rate;
-        } else if (touching || !(g.gap < touch.gap)) {
-            continue;
-        }
+        const auto rate = [&] {
+            return g.normal.dot(body.vel + body.spin.cross(x - m.pos) - w.velocity);
+        };
+        if (!pick.better(g.gap, config_.overlap_tolerance * a.radius, rate)) continue;
         touch = g;
         centre = x;
         radius = a.radius;

@@ -146,12 +146,12 @@ void trace_back(Bodies& b, const RigidOverlap& o, const Touch& t,
 
 } // namespace
 
-bool handle_rigid_overlaps(Bodies& b, const std::vector<RigidOverlap>& overlaps,
+void handle_rigid_overlaps(Bodies& b, const std::vector<RigidOverlap>& overlaps,
                            const std::vector<boundaries::Wall>& walls,
                            const std::vector<Vec3>& wall_at, const CollisionConfig& c, double dt,
                            double time, std::vector<std::uint8_t>& removed,
                            std::vector<boundaries::WallImpulse>& impulses) {
-    if (overlaps.empty()) return false;
+    if (overlaps.empty()) return;
     const OverlapStrategy strategy = effective_overlaps(c.overlaps, true);
     if (strategy == OverlapStrategy::abort) abort_run(b, overlaps, walls, time);
     if (strategy == OverlapStrategy::merge) {
@@ -165,9 +165,8 @@ bool handle_rigid_overlaps(Bodies& b, const std::vector<RigidOverlap>& overlaps,
             if (o.j < 0 || removed[i] || removed[j]) continue; // one already stuck to another
             (void)stick_bodies(b, i, j, removed, o.shift);
         }
-        return true;
+        return;
     }
-    bool moved = false;
     for (const RigidOverlap& o : overlaps) {
         const Touch t = touch_of(b, o, walls, wall_at);
         switch (strategy) {
@@ -176,11 +175,9 @@ bool handle_rigid_overlaps(Bodies& b, const std::vector<RigidOverlap>& overlaps,
             break;
         case OverlapStrategy::push_apart:
             push_apart(b, o, t);
-            moved = true;
             break;
         case OverlapStrategy::trace_back:
             trace_back(b, o, t, walls, wall_at, c, impulses);
-            moved = true;
             break;
         case OverlapStrategy::merge:
         case OverlapStrategy::automatic:
@@ -188,7 +185,6 @@ bool handle_rigid_overlaps(Bodies& b, const std::vector<RigidOverlap>& overlaps,
             break;
         }
     }
-    return moved;
 }
 
 } // namespace rubble::collisions

@@ -43,7 +43,6 @@
 #include "rubble/collisions/event_queue.hpp"
 #include "rubble/collisions/neighbour_lists.hpp"
 #include "rubble/collisions/resolve.hpp"
-#include "rubble/collisions/rigid_impulse.hpp"
 #include "rubble/collisions/rigid_predict.hpp"
 #include "rubble/core/bodies.hpp"
 #include "rubble/integrate/rotor_path.hpp"
@@ -141,7 +140,8 @@ private:
                      double h) const;
     /// Sets up the rigid-body state of the drift (aggregates_ and what it needs) from b.
     void start_rigid(const Bodies& b, double h);
-    /// collide() for a pair with an aggregate: the off-centre impulse at the touching spheres.
+    /// collide() for a pair with an aggregate (every pair when sticking): the off-centre impulse
+    /// at the touching spheres, or with outcome = stick the impulse that joins the two bodies.
     void collide_rigid(Bodies& b, const CollisionEvent& e, double t0, DriftStats& stats);
     /// Overlaps between spheres of different bodies, and of spheres with walls, at the start
     /// of a drift with aggregates: counted and handled (rigid_overlaps.hpp); the drift starts
@@ -152,11 +152,6 @@ private:
     /// collide_wall() for an aggregate: the off-centre impulse at the touching sphere, the wall
     /// as a body of infinite mass.
     void collide_rigid_wall(Bodies& b, const CollisionEvent& e, double t0, DriftStats& stats);
-    /// collide_rigid() for a contact that sticks (outcome = stick): the impulse that stops the
-    /// contact points' relative motion, and the two bodies joined for join_stuck.
-    void stick_at_contact(Bodies& b, const CollisionEvent& e, const std::array<RigidState, 2>& s,
-                          const Vec3& p, const Vec3& n, double un, double ut, double t0,
-                          const std::array<Quat, 2>& q, DriftStats& stats);
     /// The body that stands for k's group of joined bodies.
     [[nodiscard]] std::int32_t joined_root(std::int32_t k) const;
     /// At the end of a drift: each group of joined bodies becomes one aggregate.

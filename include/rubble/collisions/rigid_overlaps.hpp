@@ -45,9 +45,8 @@ struct RigidOverlap {
 /// - merge: the two bodies stick into one aggregate (stick_bodies of rigid_merge.hpp: mass,
 ///   momentum and angular momentum kept), flagging the absorbed one in `removed` (the caller
 ///   removes it); a wall cannot merge: pushed apart.
-/// Impulses given by walls are added to `impulses`. Returns true when positions changed
-/// (push_apart, trace_back, merge), false when only velocities did.
-bool handle_rigid_overlaps(Bodies& b, const std::vector<RigidOverlap>& overlaps,
+/// Impulses given by walls are added to `impulses`.
+void handle_rigid_overlaps(Bodies& b, const std::vector<RigidOverlap>& overlaps,
                            const std::vector<boundaries::Wall>& walls,
                            const std::vector<Vec3>& wall_at, const CollisionConfig& c, double dt,
                            double time, std::vector<std::uint8_t>& removed,
