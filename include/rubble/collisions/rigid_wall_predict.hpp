@@ -19,7 +19,8 @@
 //                           |q(t)| / (2 V) seconds: the second-order step is held to that.
 // Finite cylinders (caps, rims) have creases where no second-order bound holds, and the
 // first-order one alone converges too slowly near a grazing contact: they are refused with
-// aggregates (io/run_checks), as docs/aggregates.md says.
+// aggregates (the event-driven drift refuses them at its start, naming the wall), as
+// docs/aggregates.md says.
 #include <optional>
 #include <span>
 
