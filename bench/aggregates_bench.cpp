@@ -13,6 +13,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "aggregate_collapse.hpp"
 #include "gas.hpp"
 #include "rubble/collisions/event_drift.hpp"
 #include "rubble/gravity/tree_gravity.hpp"
@@ -91,47 +92,17 @@ BENCHMARK(BM_AggregateGasDrift)
     ->UseRealTime()
     ->MinTime(2.0);
 
-// args: cubes N, start and end of the timed window in hundredths of the free-fall time. A cold
-// cloud of N cubes of 8 spheres (ic.cloud.grain = "cube", bounding radius 1, G = 1, density
-// 3 / (4 pi)) at bounding-sphere volume fraction 0.05, turning at a tenth of the breakup rate,
-// collapses under tree gravity (theta 0.5, the run's defaults) with eps_n = 0.5, eps_t = 0.8
-// and the guards of tests/validation/cloud_collision_collapse_test.cpp (v_min = one step of
-// surface gravity on the final pile, f_crit = 0.01), dt = t_ff / 100. The infall before the
+// args: cubes N, start and end of the timed window in steps (hundredths of the free-fall
+// time). The cold-collapse test's cloud (tests/support/aggregate_collapse.hpp) of N cubes of 8
+// spheres collapses under tree gravity (theta 0.5, the run's defaults). The infall before the
 // window runs untimed; the one iteration is the window, step by step.
 void BM_AggregateCollapse(benchmark::State& state) {
-    const std::int64_t n = state.range(0);
-    const double G = 1.0, rho = 3.0 / (4.0 * pi);
-    ic::CloudConfig cloud;
-    cloud.n = n;
-    cloud.size = std::cbrt(static_cast<double>(n) / 0.05);
-    cloud.radii.radius = 1.0;
-    cloud.density = rho;
-    cloud.grain.kind = ic::GrainKind::cube;
-    cloud.grain.spheres_per_grain = 8;
-    ic::Rng rng(2026);
-    Bodies b = ic::make_cloud(cloud, rng);
-    double mass = 0.0, sphere_volume = 0.0;
-    for (std::size_t s = 0; s < b.spheres.size(); ++s) {
-        mass += b.spheres.mass[s];
-        sphere_volume += 4.0 / 3.0 * pi * std::pow(b.spheres.radius[s], 3);
-    }
-    const double r3 = std::pow(cloud.size, 3);
-    const double t_ff = std::sqrt(3.0 * pi / (32.0 * G * mass / (4.0 / 3.0 * pi * r3)));
-    const double dt = t_ff / 100.0;
-    ic::MotionConfig motion;
-    motion.omega = 0.1 * std::sqrt(G * mass / r3);
-    ic::apply_motion(b, motion, rng);
-    integrate::Simulation sim(std::move(b),
-                              std::make_unique<gravity::TreeGravity>(G, 0.0, 0.5, 4, 16, 64), dt);
-    collisions::CollisionConfig c;
-    c.eps_n = 0.5;
-    c.eps_t = 0.8;
-    // The pile's radius with its spheres at a packing fraction of 0.4.
-    const double r_pile = std::cbrt(3.0 * sphere_volume / (4.0 * pi * 0.4));
-    c.v_min = G * mass / (r_pile * r_pile) * dt;
-    c.f_crit = 0.01;
-    // collisions.overlaps stays "auto": repulse for aggregates.
-    sim.set_stepper(std::make_unique<collisions::EventDrivenDrift>(c));
+    test::AggregateCollapse setup =
+        test::aggregate_collapse(state.range(0), ic::GrainKind::cube, 8);
+    integrate::Simulation sim(std::move(setup.bodies),
+                              std::make_unique<gravity::TreeGravity>(setup.G, 0.0, 0.5, 4, 16, 64),
+                              setup.dt);
+    sim.set_stepper(std::make_unique<collisions::EventDrivenDrift>(setup.collisions));
     const auto from = state.range(1), to = state.range(2);
     for (std::int64_t s = 0; s < from; ++s)
         sim.step();

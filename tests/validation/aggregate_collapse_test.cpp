@@ -26,6 +26,7 @@
 #include <numeric>
 #include <vector>
 
+#include "aggregate_collapse.hpp"
 #include "rubble/collisions/event_drift.hpp"
 #include "rubble/collisions/find_overlaps.hpp"
 #include "rubble/core/rigid_body.hpp"
@@ -82,47 +83,14 @@ double kick_scale(const integrate::Simulation& sim, const Vec3& centre) {
 } // namespace
 
 TEST(AggregateCollapse, ACloudOfAggregatesFormsOnePileConservingAngularMomentum) {
-    // Units G = 1; grains of circumradius 1 filled with about 10 spheres of density 3 / (4 pi)
-    // (ic/aggregates.hpp), at a bounding-sphere volume fraction of 0.05: cloud radius 21.5.
+    // The cloud (tests/support/aggregate_collapse.hpp): random hulls of about 10 spheres.
     const std::int64_t n = 500;
-    const double G = 1.0;
-    ic::CloudConfig cloud;
-    cloud.n = n;
-    cloud.size = std::cbrt(static_cast<double>(n) / 0.05);
-    cloud.radii.radius = 1.0;
-    cloud.density = 3.0 / (4.0 * pi);
-    cloud.grain.kind = ic::GrainKind::hull;
-    cloud.grain.spheres_per_grain = 10;
-    ic::Rng rng(2026);
-    Bodies b = ic::make_cloud(cloud, rng);
-    double mass = 0.0, sphere_volume = 0.0;
-    for (std::size_t s = 0; s < b.spheres.size(); ++s) {
-        mass += b.spheres.mass[s];
-        sphere_volume += 4.0 / 3.0 * pi * std::pow(b.spheres.radius[s], 3);
-    }
-    const auto n_spheres = static_cast<double>(b.spheres.size());
-    const double r3 = std::pow(cloud.size, 3);
-    const double t_ff = std::sqrt(3.0 * pi / (32.0 * G * mass / (4.0 / 3.0 * pi * r3)));
-    // dt resolves t_ff and the pile's surface dynamics as in cloud_collision_collapse_test.cpp.
-    const double dt = t_ff / 100.0;
-    // Slow solid-body rotation, a tenth of the breakup rate, so that L is not zero; the grains
-    // start without spin (cold).
-    ic::MotionConfig motion;
-    motion.omega = 0.1 * std::sqrt(G * mass / r3);
-    ic::apply_motion(b, motion, rng);
-
-    integrate::Simulation sim(std::move(b), std::make_unique<gravity::DirectGravity>(G, 0.0), dt);
-    collisions::CollisionConfig k;
-    k.eps_n = 0.5;
-    k.eps_t = 0.8; // rough: collisions exchange orbital and spin angular momentum
-    // Inelastic-collapse guards (docs/collisions.md): impacts slower than one step of the
-    // pile's surface gravity, G M / R_pile^2 dt (its spheres at a packing fraction of 0.4), are
-    // elastic; so is a collision of a body that moved less than 1 % of its radius since its
-    // last one.
-    const double r_pile = std::cbrt(3.0 * sphere_volume / (4.0 * pi * 0.4));
-    k.v_min = G * mass / (r_pile * r_pile) * dt;
-    k.f_crit = 0.01;
-    // collisions.overlaps stays "auto" (repulse for aggregates); the test counts what it finds.
+    test::AggregateCollapse setup = test::aggregate_collapse(n, ic::GrainKind::hull, 10);
+    const double G = setup.G, mass = setup.mass, t_ff = setup.t_ff, dt = setup.dt;
+    const auto n_spheres = static_cast<double>(setup.bodies.spheres.size());
+    integrate::Simulation sim(std::move(setup.bodies),
+                              std::make_unique<gravity::DirectGravity>(G, 0.0), dt);
+    const collisions::CollisionConfig k = setup.collisions;
     sim.set_stepper(std::make_unique<collisions::EventDrivenDrift>(k));
     const auto d0 = integrate::compute_diagnostics(sim.bodies(), sim.potentials(), 0.0, 0);
 
