@@ -41,6 +41,7 @@ void BM_AggregatePairPrediction(benchmark::State& state) {
     const double spin = static_cast<double>(state.range(0)) * 1e-3, h = 1.0;
     MassProperties mp;
     const std::vector<collisions::PartSphere> parts = cube_parts(mp);
+    const double reach = collisions::reach_of(parts);
     // A cube's moments are equal: stretch them a little so the bodies turn as asymmetric tops.
     const Vec3 moments = mp.moments.cwiseProduct(Vec3(1.0, 1.1, 1.3));
     ic::Rng rng(5);
@@ -59,8 +60,8 @@ void BM_AggregatePairPrediction(benchmark::State& state) {
     std::int64_t contacts = 0;
     for (auto _ : state) {
         for (const Pair& p : pairs) {
-            const collisions::RigidMotion a{Vec3::Zero(), Vec3::Zero(), 0.0, &p.rotor_a};
-            const collisions::RigidMotion b{p.pos_b, p.vel_b, 0.0, &p.rotor_b};
+            const collisions::RigidMotion a{Vec3::Zero(), Vec3::Zero(), 0.0, &p.rotor_a, reach};
+            const collisions::RigidMotion b{p.pos_b, p.vel_b, 0.0, &p.rotor_b, reach};
             const auto c =
                 collisions::predict_rigid_contact(a, parts, b, parts, Vec3::Zero(), 0.0, h);
             contacts += c ? 1 : 0;

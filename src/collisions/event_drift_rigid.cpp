@@ -50,6 +50,7 @@ void EventDrivenDrift::start_rigid(const Bodies& b, double h) {
     parts_begin_.assign(n + 1, 0);
     parts_.resize(b.spheres.size());
     rotor_.resize(n);
+    reach_.resize(n);
     segment_.assign(n, 0.0);
     // Spheres are grouped by body (Bodies::check_consistent), in body order.
     for (std::size_t s = 0; s < b.spheres.size(); ++s)
@@ -62,6 +63,7 @@ void EventDrivenDrift::start_rigid(const Bodies& b, double h) {
         const Quat axes = b.principal_axes[k].conjugate();
         for (std::size_t s = first; s < first + count; ++s)
             parts_[s] = PartSphere{axes * b.spheres.offset[s], b.spheres.radius[s]};
+        reach_[k] = reach_of(parts_of(k));
         rotor_[k] = integrate::RotorPath(principal_to_inertial(b, k), b.spin[k], b.inertia[k], h);
     }
 }
@@ -202,24 +204,31 @@ void EventDrivenDrift::restart_path(Bodies& b, std::size_t k, const Quat& princi
 void EventDrivenDrift::handle_rigid_overlaps_at_start(Bodies& b, double h, double t0,
                                                       DriftStats& stats) {
     std::vector<RigidOverlap> found;
-    // Pairs among the listed neighbours (an overlapping pair's bounding spheres overlap, so
-    // their neighbourhoods meet): every pair of spheres of different bodies. A part's row in
-    // parts_ is its row in b.spheres (start_rigid).
+    // Every sphere's centre at the drift's start, once (a part's row in parts_ is its row in
+    // b.spheres, start_rigid).
     const std::size_t n = moving_.size();
+    std::vector<Vec3> centre(parts_.size());
     for (std::size_t i = 0; i < n; ++i) {
-        const Quat qi = rotor_[i].principal_at(0.0);
+        const Quat q = rotor_[i].principal_at(0.0);
+        for (std::size_t a = parts_begin_[i]; a < parts_begin_[i + 1]; ++a)
+            centre[a] = moving_[i].pos + q * parts_[a].offset;
+    }
+    // Pairs among the listed neighbours (an overlapping pair's bounding spheres overlap, so
+    // their neighbourhoods meet) whose bounding spheres overlap: every pair of spheres of
+    // different bodies.
+    for (std::size_t i = 0; i < n; ++i) {
         neighbours_.for_each_neighbour(
             static_cast<std::int32_t>(i), [&](std::int32_t jj, std::int8_t image) {
                 const auto j = static_cast<std::size_t>(jj);
                 if (j <= i) return;
                 const Vec3 shift = image_shift_[static_cast<std::size_t>(image)];
-                const Quat qj = rotor_[j].principal_at(0.0);
+                const double reach = (moving_[i].radius + moving_[j].radius) * (1.0 + 1e-12);
+                if ((moving_[j].pos + shift - moving_[i].pos).squaredNorm() >= reach * reach)
+                    return;
                 for (std::size_t a = parts_begin_[i]; a < parts_begin_[i + 1]; ++a) {
-                    const Vec3 xa = moving_[i].pos + qi * parts_[a].offset;
                     for (std::size_t c = parts_begin_[j]; c < parts_begin_[j + 1]; ++c) {
-                        const Vec3 xc = moving_[j].pos + shift + qj * parts_[c].offset;
                         const double sigma = parts_[a].radius + parts_[c].radius;
-                        const double depth = sigma - (xc - xa).norm();
+                        const double depth = sigma - (centre[c] + shift - centre[a]).norm();
                         if (!(depth > config_.overlap_tolerance * sigma)) continue;
                         found.push_back(RigidOverlap{static_cast<std::int32_t>(i), jj, 0, a, c,
                                                      shift, depth, depth / sigma});
@@ -229,16 +238,14 @@ void EventDrivenDrift::handle_rigid_overlaps_at_start(Bodies& b, double h, doubl
     }
     // Spheres against walls, for bodies whose bounding sphere reaches a wall.
     for (std::size_t k = 0; k < n && !config_.walls.empty(); ++k) {
-        const Quat q = rotor_[k].principal_at(0.0);
         for (std::size_t w = 0; w < config_.walls.size(); ++w) {
             const boundaries::Wall& wall = config_.walls[w];
             if (boundaries::wall_gap(wall, wall_at_[w], moving_[k].pos, moving_[k].radius).gap >
                 0.0)
                 continue;
             for (std::size_t a = parts_begin_[k]; a < parts_begin_[k + 1]; ++a) {
-                const Vec3 x = moving_[k].pos + q * parts_[a].offset;
                 const double depth =
-                    -boundaries::wall_gap(wall, wall_at_[w], x, parts_[a].radius).gap;
+                    -boundaries::wall_gap(wall, wall_at_[w], centre[a], parts_[a].radius).gap;
                 if (!(depth > config_.overlap_tolerance * parts_[a].radius)) continue;
                 found.push_back(RigidOverlap{static_cast<std::int32_t>(k), -1, w, a, 0,
                                              Vec3::Zero(), depth, depth / parts_[a].radius});

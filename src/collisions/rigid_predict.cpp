@@ -4,10 +4,13 @@
 #include "conservative_advance.hpp"
 #include "path_points.hpp"
 #include "rubble/collisions/predict.hpp"
+#include "rubble/core/debug_checks.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace rubble::collisions {
@@ -61,25 +64,45 @@ struct PairSearch {
     }
 };
 
+// A sphere's terms of the pair bounds (see the header): its distance rho from its body's
+// centre of mass and the rotor path's bounds on its speed W rho and acceleration Y rho.
+struct SphereBounds {
+    double rho, rate, accel;
+};
+
+SphereBounds bounds_of(const RigidMotion& body, const PartSphere& s) {
+    const double rho = s.offset.norm();
+    return SphereBounds{rho, body.rotor->rate_bound() * rho,
+                        body.rotor->acceleration_bound() * rho};
+}
+
 // The search for spheres s1 of body1 and s2 of body2: with |d'| <= V and |d''| <= A (rigid
 // motion bounds of the two paths, see the header), |g'| <= V and |g''| <= A + V^2 / sigma.
-PairSearch make_search(const RigidMotion& body1, const PartSphere& s1, const RigidMotion& body2,
-                       const PartSphere& s2, const Vec3& shift) {
-    const double rho1 = s1.offset.norm(), rho2 = s2.offset.norm();
+// `relative_speed` is |v_2 - v_1|.
+PairSearch make_search(const RigidMotion& body1, const PartSphere& s1, const SphereBounds& b1,
+                       const RigidMotion& body2, const PartSphere& s2, const SphereBounds& b2,
+                       double relative_speed, const Vec3& shift) {
     const double sigma = s1.radius + s2.radius;
-    const double v = (body2.vel - body1.vel).norm() + body1.rotor->rate_bound() * rho1 +
-                     body2.rotor->rate_bound() * rho2;
-    const double a =
-        body1.rotor->acceleration_bound() * rho1 + body2.rotor->acceleration_bound() * rho2;
+    const double v = relative_speed + b1.rate + b2.rate;
+    const double a = b1.accel + b2.accel;
     return PairSearch{body1, body2, s1.offset, s2.offset, shift, sigma, v, a + v * v / sigma};
 }
 
 } // namespace
 
+double reach_of(std::span<const PartSphere> parts) {
+    double r = 0.0;
+    for (const PartSphere& p : parts)
+        r = std::max(r, p.offset.norm() + p.radius);
+    return r;
+}
+
 std::optional<double> first_touch(const RigidMotion& body1, const PartSphere& s1,
                                   const RigidMotion& body2, const PartSphere& s2, const Vec3& shift,
                                   double now, double until) {
-    const PairSearch search = make_search(body1, s1, body2, s2, shift);
+    const PairSearch search =
+        make_search(body1, s1, bounds_of(body1, s1), body2, s2, bounds_of(body2, s2),
+                    (body2.vel - body1.vel).norm(), shift);
     return detail::search_from(search, now, search.gap_at(now), until);
 }
 
@@ -88,41 +111,66 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
                                                   const RigidMotion& body2,
                                                   std::span<const PartSphere> parts2,
                                                   const Vec3& shift, double now, double until) {
-    // Every sphere's place and path velocity at `now`, once: the pairs' first gaps and steps
-    // come from them, and the pairs are searched in the order of their first safe step, each
-    // only up to the earliest contact found so far.
-    const auto states = [&now](const RigidMotion& m, std::span<const PartSphere> parts) {
-        Vec3 w;
-        const Quat q = m.rotor->principal_at(now - m.time, w);
-        const Vec3 centre = m.pos + (now - m.time) * m.vel;
-        std::vector<PointState> out;
-        out.reserve(parts.size());
-        for (const PartSphere& p : parts) {
-            const Vec3 arm = q * p.offset;
-            out.push_back(PointState{centre + arm, m.vel + w.cross(arm)});
-        }
-        return out;
-    };
     // No sphere can touch before the bodies' bounding spheres about their centres of mass
     // (which move on straight lines) do: their exact contact time (predict.hpp) rules out most
     // neighbouring pairs at once, and the search starts from it.
-    const auto reach = [](std::span<const PartSphere> parts) {
-        double r = 0.0;
-        for (const PartSphere& p : parts)
-            r = std::max(r, p.offset.norm() + p.radius);
-        return r;
+    RUBBLE_CHECK(body1.reach >= reach_of(parts1) && body2.reach >= reach_of(parts2),
+                 "predict_rigid_contact: a body's reach is below its spheres' reach_of");
+    const double reach1 = body1.reach, reach2 = body2.reach;
+    const double reach_sum = (reach1 + reach2) * bound_margin;
+    const Vec3 relative_vel = body2.vel - body1.vel;
+    const auto centres = [&](double t) {
+        return std::pair{body1.pos + (t - body1.time) * body1.vel,
+                         body2.pos + (t - body2.time) * body2.vel + shift};
     };
-    const double reach_sum = (reach(parts1) + reach(parts2)) * bound_margin;
-    const Vec3 r = (body2.pos + (now - body2.time) * body2.vel + shift) -
-                   (body1.pos + (now - body1.time) * body1.vel);
-    if (r.squaredNorm() > reach_sum * reach_sum) {
+    if (const auto [c1, c2] = centres(now); (c2 - c1).squaredNorm() > reach_sum * reach_sum) {
         // Apart: they meet where the bounding spheres first touch, or never (receding or
         // passing; the bounding spheres of bodies that overlap now say nothing).
-        const auto dt = predict_contact(r, body2.vel - body1.vel, reach_sum);
+        const auto dt = predict_contact(c2 - c1, relative_vel, reach_sum);
         if (!dt || now + *dt > until) return std::nullopt;
         now += *dt;
     }
-    const std::vector<PointState> p1 = states(body1, parts1), p2 = states(body2, parts2);
+    const double relative_speed = relative_vel.norm();
+    const auto [c1, c2] = centres(now);
+
+    // Every sphere at `now`, once: its place and path velocity (the pairs' first gaps and steps
+    // come from them), its terms of the pair bounds, and the earliest time it can reach the
+    // other body's bounding sphere. A sphere at distance D from the other body's centre, which
+    // bounds all its spheres within reach, is at least D - R - reach from each of them, and D
+    // changes no faster than |v_2 - v_1| + W rho: no pair of it can touch before
+    // now + (D - R - reach) / (|v_2 - v_1| + W rho), so most pairs are ruled out in pairs of
+    // spheres rather than one by one.
+    struct SphereNow {
+        PointState p;
+        SphereBounds b;
+        double earliest; // s
+    };
+    const auto spheres_now = [&](const RigidMotion& m, std::span<const PartSphere> parts,
+                                 const Vec3& other_centre, double other_reach) {
+        Vec3 w;
+        const Quat q = m.rotor->principal_at(now - m.time, w);
+        const Vec3 centre = m.pos + (now - m.time) * m.vel;
+        std::vector<SphereNow> out;
+        out.reserve(parts.size());
+        for (const PartSphere& p : parts) {
+            const Vec3 arm = q * p.offset;
+            const PointState state{centre + arm, m.vel + w.cross(arm)};
+            const SphereBounds b = bounds_of(m, p);
+            const double gap = (other_centre - state.x).norm() - (p.radius + other_reach);
+            const double earliest = gap > 0.0 ? now + gap / (relative_speed + b.rate) : now;
+            out.push_back(SphereNow{state, b, earliest});
+        }
+        return out;
+    };
+    const std::vector<SphereNow> s1 = spheres_now(body1, parts1, c2, reach2 * bound_margin);
+    const std::vector<SphereNow> s2 =
+        spheres_now(body2, parts2, c1 - shift, reach1 * bound_margin); // (unshifted)
+    // Every pair's paths are smooth until the same time from `now` (smooth_until).
+    const double smooth_end = [&] {
+        const double end = std::min(body1.time + body1.rotor->step_end(now - body1.time),
+                                    body2.time + body2.rotor->step_end(now - body2.time));
+        return end > now ? end : std::nextafter(now, std::numeric_limits<double>::infinity());
+    }();
     struct Candidate {
         double earliest;
         int a, b;
@@ -131,31 +179,45 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
     std::vector<Candidate> candidates;
     std::optional<RigidContact> best;
     for (std::size_t a = 0; a < parts1.size(); ++a) {
+        if (s1[a].earliest > until) continue;
         for (std::size_t b = 0; b < parts2.size(); ++b) {
-            const PairSearch search = make_search(body1, parts1[a], body2, parts2[b], shift);
-            const Vec3 d = p2[b].x + shift - p1[a].x;
+            if (s2[b].earliest > until) continue;
+            const double sigma = parts1[a].radius + parts2[b].radius;
+            const Vec3 d = s2[b].p.x + shift - s1[a].p.x;
             const double dist = d.norm();
-            const PairSearch::Gap gap{dist - search.sigma, d.dot(p2[b].v - p1[a].v) / dist};
+            const PairSearch::Gap gap{dist - sigma, d.dot(s2[b].p.v - s1[a].p.v) / dist};
             if (!(gap.g > 0.0)) {
                 // Touching now: a contact now if approaching (the earliest possible).
+                const PairSearch search = make_search(body1, parts1[a], s1[a].b, body2, parts2[b],
+                                                      s2[b].b, relative_speed, shift);
                 const auto t = detail::search_from(search, now, gap, until);
                 if (t && (!best || *t < best->time))
                     best = RigidContact{*t, static_cast<int>(a), static_cast<int>(b)};
                 continue;
             }
-            const double earliest = detail::safe_until(search, now, gap);
+            // detail::safe_until, with the first-order bound tried before the second-order one.
+            const double v = relative_speed + s1[a].b.rate + s2[b].b.rate;
+            const double first = now + gap.g / v;
+            if (first > until) continue;
+            const double g2 = s1[a].b.accel + s2[b].b.accel + v * v / sigma;
+            const double earliest =
+                std::max(first, std::min(now + detail::parabola_step(gap, g2), smooth_end));
             if (earliest <= until)
                 candidates.push_back(
                     Candidate{earliest, static_cast<int>(a), static_cast<int>(b), gap});
         }
     }
-    std::sort(candidates.begin(), candidates.end(),
-              [](const Candidate& x, const Candidate& y) { return x.earliest < y.earliest; });
+    // In the order of their first safe step (ties by pair, so the order is the same whatever
+    // the sort), each only up to the earliest contact found so far.
+    std::sort(candidates.begin(), candidates.end(), [](const Candidate& x, const Candidate& y) {
+        return std::tie(x.earliest, x.a, x.b) < std::tie(y.earliest, y.a, y.b);
+    });
     for (const Candidate& c : candidates) {
         const double limit = best ? std::min(until, best->time) : until;
         if (c.earliest > limit) break;
         const auto a = static_cast<std::size_t>(c.a), b = static_cast<std::size_t>(c.b);
-        const PairSearch search = make_search(body1, parts1[a], body2, parts2[b], shift);
+        const PairSearch search = make_search(body1, parts1[a], s1[a].b, body2, parts2[b], s2[b].b,
+                                              relative_speed, shift);
         const auto t = detail::search_from(search, now, c.gap, limit);
         if (t && (!best || *t < best->time)) best = RigidContact{*t, c.a, c.b};
     }

@@ -9,6 +9,7 @@
 #include "conservative_advance.hpp"
 #include "path_points.hpp"
 #include "rubble/boundaries/wall_predict.hpp"
+#include "rubble/core/debug_checks.hpp"
 
 namespace rubble::collisions {
 namespace {
@@ -80,10 +81,9 @@ std::optional<RigidWallContact> predict_rigid_wall_contact(const RigidMotion& bo
     // No sphere can touch before the body's bounding sphere about its centre of mass (which
     // moves on a straight line) does: its exact contact time (wall_predict.hpp) rules out
     // most bodies at once, and the search starts from it.
-    double reach = 0.0;
-    for (const PartSphere& p : parts)
-        reach = std::max(reach, p.offset.norm() + p.radius);
-    reach *= bound_margin;
+    RUBBLE_CHECK(body.reach >= reach_of(parts),
+                 "predict_rigid_wall_contact: the body's reach is below its spheres' reach_of");
+    const double reach = body.reach * bound_margin;
     {
         const Vec3 centre = body.pos + (now - body.time) * body.vel;
         const Vec3 wall_now = wall_start + now * w.velocity;

@@ -147,7 +147,7 @@ struct PathBody {
     integrate::RotorPath rotor;
     std::vector<collisions::PartSphere> parts;
     [[nodiscard]] collisions::RigidMotion motion() const {
-        return collisions::RigidMotion{pos, vel, 0.0, &rotor};
+        return collisions::RigidMotion{pos, vel, 0.0, &rotor, collisions::reach_of(parts)};
     }
 };
 

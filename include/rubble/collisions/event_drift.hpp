@@ -165,7 +165,7 @@ private:
     [[nodiscard]] RigidMotion motion_of(std::size_t k) const {
         // (Predictions come after a collision has restarted its bodies' paths: moving_[k].time is
         // where the path starts, segment_[k], for aggregates.)
-        return RigidMotion{moving_[k].pos, moving_[k].vel, moving_[k].time, &rotor_[k]};
+        return RigidMotion{moving_[k].pos, moving_[k].vel, moving_[k].time, &rotor_[k], reach_[k]};
     }
     [[nodiscard]] std::span<const PartSphere> parts_of(std::size_t k) const {
         return {parts_.data() + parts_begin_[k], parts_begin_[k + 1] - parts_begin_[k]};
@@ -274,6 +274,7 @@ private:
     std::vector<std::size_t> parts_begin_;
     std::vector<PartSphere> parts_;
     std::vector<integrate::RotorPath> rotor_;
+    std::vector<double> reach_;   // m, reach_of each body's parts
     std::vector<double> segment_; // s into the drift: where each rotor path starts
     // outcome = stick: every pair takes the rigid path, and bodies stuck in this drift are
     // joined (a union-find forest: joined_[k] = k for a group's root) until its end.

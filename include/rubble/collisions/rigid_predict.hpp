@@ -30,12 +30,14 @@ namespace rubble::collisions {
 
 /// A body over one segment of a drift: from `time` (s into the drift) its centre of mass moves
 /// from `pos` at `vel` and its principal frame turns along `*rotor` (rotor time 0 = `time`),
-/// which the caller keeps.
+/// which the caller keeps; every sphere of it lies within `reach` of its centre of mass
+/// (reach_of its spheres, which the predictions trust).
 struct RigidMotion {
     Vec3 pos;          ///< m
     Vec3 vel;          ///< m/s
     double time = 0.0; ///< s
     const integrate::RotorPath* rotor = nullptr;
+    double reach = 0.0; ///< m
 
     /// Where a point fixed in the body at `offset` (principal frame, from the centre of mass)
     /// is at time t (s into the drift, t >= time).
@@ -49,6 +51,10 @@ struct PartSphere {
     Vec3 offset;         ///< m
     double radius = 0.0; ///< m
 };
+
+/// The radius of the sphere about the centre of mass that holds all of `parts`: the largest
+/// |offset| + radius (m).
+[[nodiscard]] double reach_of(std::span<const PartSphere> parts);
 
 /// A predicted contact: its time (s into the drift) and the two spheres (indices into the
 /// spans given to predict_rigid_contact).

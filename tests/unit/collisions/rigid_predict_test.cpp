@@ -121,11 +121,12 @@ TEST(RigidPredict, ASpinningDumbbellSweepsIntoASphereAtTheAnalyticTime) {
         bell.push_back(PartSphere{mp.axes.conjugate() * c, r});
     const double h = 4.0;
     const RotorPath turning(mp.axes, Vec3(0, 0, w), mp.moments, h);
-    const RigidMotion dumbbell{Vec3::Zero(), Vec3::Zero(), 0.0, &turning};
+    const RigidMotion dumbbell{Vec3::Zero(), Vec3::Zero(), 0.0, &turning,
+                               collisions::reach_of(bell)};
     const Vec3 at = D * Vec3(std::cos(phi), std::sin(phi), 0.0);
     const RotorPath resting(Quat::Identity(), Vec3::Zero(), Vec3::Ones(), h);
-    const RigidMotion ball{at, Vec3::Zero(), 0.0, &resting};
     const std::vector<PartSphere> sphere{{Vec3::Zero(), s}};
+    const RigidMotion ball{at, Vec3::Zero(), 0.0, &resting, s};
     const auto c = predict_rigid_contact(dumbbell, bell, ball, sphere, Vec3::Zero(), 0.0, h);
     ASSERT_TRUE(c.has_value());
     const double expected =
