@@ -7,6 +7,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "rubble/boundaries/periodic.hpp"
 #include "rubble/boundaries/wall_predict.hpp"
@@ -104,6 +105,44 @@ void EventDrivenDrift::offer_rigid(Upcoming& u, std::int32_t i, std::int32_t j, 
                                          image_shift_[static_cast<std::size_t>(image)], now, until);
     if (!c) return;
     keep(u, CollisionEvent{c->time, i, j, count_[ui], count_[uj], image});
+}
+
+void EventDrivenDrift::offer_nearest_first(Upcoming& u, std::int32_t i, std::int32_t skip,
+                                           double h) {
+    // (Here beside offer() for keep(), as offer_rigid().) A pair of aggregates costs a root
+    // search per pair of spheres that may touch before `until`, the later of i's two kept
+    // events: the neighbours are offered in the order in which their bounding spheres (about
+    // the centres of mass, on straight lines) first touch i's, so that the kept events come
+    // early and shorten the searches after them; a neighbour whose bounding sphere cannot reach
+    // i's before both kept events is not searched at all (it could not be kept).
+    constexpr double bound_margin = 1.0 + 1e-12; // against round-off, as rigid_predict.cpp
+    const auto ui = static_cast<std::size_t>(i);
+    const Moving& mi = moving_[ui];
+    nearest_.clear();
+    neighbours_.for_each_neighbour(i, [&](std::int32_t j, std::int8_t image) {
+        if (j == skip) return;
+        const auto uj = static_cast<std::size_t>(j);
+        const Moving& mj = moving_[uj];
+        const double now = std::max(mi.time, mj.time);
+        const Vec3 r =
+            (mj.pos + image_shift_[static_cast<std::size_t>(image)] + (now - mj.time) * mj.vel) -
+            (mi.pos + (now - mi.time) * mi.vel);
+        const double reach = (reach_[ui] + reach_[uj]) * bound_margin;
+        double t = now;
+        if (r.squaredNorm() > reach * reach) {
+            const auto dt = predict_contact(r, mj.vel - mi.vel, reach);
+            if (!dt || now + *dt > h) return;
+            t = now + *dt;
+        }
+        nearest_.push_back(Nearest{t, j, image});
+    });
+    std::sort(nearest_.begin(), nearest_.end(), [](const Nearest& x, const Nearest& y) {
+        return std::tie(x.time, x.body) < std::tie(y.time, y.body);
+    });
+    for (const Nearest& n : nearest_) {
+        if (n.time > std::max(u.first.time, u.second.time)) break;
+        offer(u, i, n.body, n.image, h);
+    }
 }
 
 void EventDrivenDrift::offer_rigid_walls(Upcoming& u, std::int32_t i, double h) const {
@@ -254,11 +293,15 @@ void EventDrivenDrift::predict_for(std::int32_t i, std::int32_t skip, double now
     // the first, so that their misses overlap instead of queueing one behind the other.
     prefetch_neighbours(i);
     Upcoming u{no_collision(i), no_collision(i)};
-    // (Merged bodies have left every list.)
-    neighbours_.for_each_neighbour(i, [&](std::int32_t j, std::int8_t image) {
-        if (j == skip) return;
-        offer(u, i, j, image, h);
-    });
+    if (aggregates_) [[unlikely]] {
+        offer_nearest_first(u, i, skip, h);
+    } else {
+        // (Merged bodies have left every list.)
+        neighbours_.for_each_neighbour(i, [&](std::int32_t j, std::int8_t image) {
+            if (j == skip) return;
+            offer(u, i, j, image, h);
+        });
+    }
     if (!config_.walls.empty()) offer_walls(u, i, h);
     upcoming_[static_cast<std::size_t>(i)] = u;
     queue_earliest(i, u.first, now, h);

@@ -135,6 +135,9 @@ private:
     /// Predicts the pair's contact within the drift and keeps it in u (i's kept collisions)
     /// if it is among the two earliest.
     void offer(Upcoming& u, std::int32_t i, std::int32_t j, std::int8_t image, double h) const;
+    /// predict_for()'s offers with aggregates: i's neighbours (but `skip`) in the order in which
+    /// their bounding spheres first touch i's, up to i's two kept events.
+    void offer_nearest_first(Upcoming& u, std::int32_t i, std::int32_t skip, double h);
     /// offer() for a pair with an aggregate (rigid_predict.hpp).
     void offer_rigid(Upcoming& u, std::int32_t i, std::int32_t j, std::int8_t image,
                      double h) const;
@@ -274,8 +277,14 @@ private:
     std::vector<std::size_t> parts_begin_;
     std::vector<PartSphere> parts_;
     std::vector<integrate::RotorPath> rotor_;
-    std::vector<double> reach_;   // m, reach_of each body's parts
+    std::vector<double> reach_;   // m, reach_of each body's parts (free spheres: their radius)
     std::vector<double> segment_; // s into the drift: where each rotor path starts
+    struct Nearest {
+        double time; // s into the drift, when the bounding spheres first touch
+        std::int32_t body;
+        std::int8_t image;
+    };
+    std::vector<Nearest> nearest_; // offer_nearest_first's neighbours
     // outcome = stick: every pair takes the rigid path, and bodies stuck in this drift are
     // joined (a union-find forest: joined_[k] = k for a group's root) until its end.
     bool sticking_ = false;
