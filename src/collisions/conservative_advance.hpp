@@ -50,11 +50,17 @@ struct Gap {
 }
 
 // The latest time after t, where the gap is `gap` > 0, before which the gap provably stays
-// positive (see the header comment).
-template <class Search> [[nodiscard]] double safe_until(const Search& s, double t, const Gap& gap) {
+// positive (see the header comment), with s.smooth_until(t) given (callers that search many
+// pairs from one t compute it once).
+template <class Search>
+[[nodiscard]] double safe_until(const Search& s, double t, const Gap& gap, double smooth_end) {
     const double first = t + gap.g / s.speed;
-    const double second = std::min(t + s.second_order_step(gap), s.smooth_until(t));
+    const double second = std::min(t + s.second_order_step(gap), smooth_end);
     return std::max(first, second);
+}
+
+template <class Search> [[nodiscard]] double safe_until(const Search& s, double t, const Gap& gap) {
+    return safe_until(s, t, gap, s.smooth_until(t));
 }
 
 // The earliest contact in [t, until] from t, where the gap is `gap`: spheres touching or

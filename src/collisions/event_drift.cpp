@@ -115,26 +115,15 @@ void EventDrivenDrift::offer_nearest_first(Upcoming& u, std::int32_t i, std::int
     // the centres of mass, on straight lines) first touch i's, so that the kept events come
     // early and shorten the searches after them; a neighbour whose bounding sphere cannot reach
     // i's before both kept events is not searched at all (it could not be kept).
-    constexpr double bound_margin = 1.0 + 1e-12; // against round-off, as rigid_predict.cpp
     const auto ui = static_cast<std::size_t>(i);
-    const Moving& mi = moving_[ui];
+    const RigidMotion mi = motion_of(ui);
     nearest_.clear();
     neighbours_.for_each_neighbour(i, [&](std::int32_t j, std::int8_t image) {
         if (j == skip) return;
-        const auto uj = static_cast<std::size_t>(j);
-        const Moving& mj = moving_[uj];
-        const double now = std::max(mi.time, mj.time);
-        const Vec3 r =
-            (mj.pos + image_shift_[static_cast<std::size_t>(image)] + (now - mj.time) * mj.vel) -
-            (mi.pos + (now - mi.time) * mi.vel);
-        const double reach = (reach_[ui] + reach_[uj]) * bound_margin;
-        double t = now;
-        if (r.squaredNorm() > reach * reach) {
-            const auto dt = predict_contact(r, mj.vel - mi.vel, reach);
-            if (!dt || now + *dt > h) return;
-            t = now + *dt;
-        }
-        nearest_.push_back(Nearest{t, j, image});
+        const RigidMotion mj = motion_of(static_cast<std::size_t>(j));
+        const auto t = bounding_contact(mi, mj, image_shift_[static_cast<std::size_t>(image)],
+                                        std::max(mi.time, mj.time));
+        if (t && *t <= h) nearest_.push_back(Nearest{*t, j, image});
     });
     std::sort(nearest_.begin(), nearest_.end(), [](const Nearest& x, const Nearest& y) {
         return std::tie(x.time, x.body) < std::tie(y.time, y.body);

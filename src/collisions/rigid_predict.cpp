@@ -10,7 +10,6 @@
 #include <cmath>
 #include <limits>
 #include <tuple>
-#include <utility>
 #include <vector>
 
 namespace rubble::collisions {
@@ -22,6 +21,14 @@ constexpr double bound_margin = 1.0 + 1e-12;
 
 using detail::point_on_path;
 using detail::PointState;
+
+// The end of the span from t on which both bodies' paths are smooth (their splitting steps
+// end; never t itself, so a search always moves on).
+double smooth_until(const RigidMotion& body1, const RigidMotion& body2, double t) {
+    const double end = std::min(body1.time + body1.rotor->step_end(t - body1.time),
+                                body2.time + body2.rotor->step_end(t - body2.time));
+    return end > t ? end : std::nextafter(t, std::numeric_limits<double>::infinity());
+}
 
 // Everything one pair's search needs that does not change along it.
 struct PairSearch {
@@ -55,25 +62,20 @@ struct PairSearch {
         return (p2.x + shift - p1.x).dot(p2.v - p1.v) < 0.0;
     }
 
-    // The end of the span from t on which both paths are smooth (their splitting steps end;
-    // never t itself, so the search always moves on).
     [[nodiscard]] double smooth_until(double t) const {
-        const double end = std::min(body1.time + body1.rotor->step_end(t - body1.time),
-                                    body2.time + body2.rotor->step_end(t - body2.time));
-        return end > t ? end : std::nextafter(t, std::numeric_limits<double>::infinity());
+        return collisions::smooth_until(body1, body2, t);
     }
 };
 
-// A sphere's terms of the pair bounds (see the header): its distance rho from its body's
-// centre of mass and the rotor path's bounds on its speed W rho and acceleration Y rho.
+// A sphere's terms of the pair bounds (see the header): the rotor path's bounds on its speed
+// W rho and acceleration Y rho, rho its distance from its body's centre of mass.
 struct SphereBounds {
-    double rho, rate, accel;
+    double rate, accel;
 };
 
 SphereBounds bounds_of(const RigidMotion& body, const PartSphere& s) {
     const double rho = s.offset.norm();
-    return SphereBounds{rho, body.rotor->rate_bound() * rho,
-                        body.rotor->acceleration_bound() * rho};
+    return SphereBounds{body.rotor->rate_bound() * rho, body.rotor->acceleration_bound() * rho};
 }
 
 // The search for spheres s1 of body1 and s2 of body2: with |d'| <= V and |d''| <= A (rigid
@@ -97,6 +99,19 @@ double reach_of(std::span<const PartSphere> parts) {
     return r;
 }
 
+std::optional<double> bounding_contact(const RigidMotion& body1, const RigidMotion& body2,
+                                       const Vec3& shift, double now) {
+    const double reach_sum = (body1.reach + body2.reach) * bound_margin;
+    const Vec3 r = (body2.pos + (now - body2.time) * body2.vel + shift) -
+                   (body1.pos + (now - body1.time) * body1.vel);
+    // The bounding spheres of bodies that overlap now say nothing: they may touch now.
+    if (r.squaredNorm() <= reach_sum * reach_sum) return now;
+    // Apart: they meet where the bounding spheres first touch, or never (receding or passing).
+    const auto dt = predict_contact(r, body2.vel - body1.vel, reach_sum);
+    if (!dt) return std::nullopt;
+    return now + *dt;
+}
+
 std::optional<double> first_touch(const RigidMotion& body1, const PartSphere& s1,
                                   const RigidMotion& body2, const PartSphere& s2, const Vec3& shift,
                                   double now, double until) {
@@ -116,22 +131,13 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
     // neighbouring pairs at once, and the search starts from it.
     RUBBLE_CHECK(body1.reach >= reach_of(parts1) && body2.reach >= reach_of(parts2),
                  "predict_rigid_contact: a body's reach is below its spheres' reach_of");
+    const auto start = bounding_contact(body1, body2, shift, now);
+    if (!start || *start > until) return std::nullopt;
+    now = *start;
     const double reach1 = body1.reach, reach2 = body2.reach;
-    const double reach_sum = (reach1 + reach2) * bound_margin;
-    const Vec3 relative_vel = body2.vel - body1.vel;
-    const auto centres = [&](double t) {
-        return std::pair{body1.pos + (t - body1.time) * body1.vel,
-                         body2.pos + (t - body2.time) * body2.vel + shift};
-    };
-    if (const auto [c1, c2] = centres(now); (c2 - c1).squaredNorm() > reach_sum * reach_sum) {
-        // Apart: they meet where the bounding spheres first touch, or never (receding or
-        // passing; the bounding spheres of bodies that overlap now say nothing).
-        const auto dt = predict_contact(c2 - c1, relative_vel, reach_sum);
-        if (!dt || now + *dt > until) return std::nullopt;
-        now += *dt;
-    }
-    const double relative_speed = relative_vel.norm();
-    const auto [c1, c2] = centres(now);
+    const double relative_speed = (body2.vel - body1.vel).norm();
+    const Vec3 c1 = body1.pos + (now - body1.time) * body1.vel;
+    const Vec3 c2 = body2.pos + (now - body2.time) * body2.vel + shift;
 
     // Every sphere at `now`, once: its place and path velocity (the pairs' first gaps and steps
     // come from them), its terms of the pair bounds, and the earliest time it can reach the
@@ -165,12 +171,8 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
     const std::vector<SphereNow> s1 = spheres_now(body1, parts1, c2, reach2 * bound_margin);
     const std::vector<SphereNow> s2 =
         spheres_now(body2, parts2, c1 - shift, reach1 * bound_margin); // (unshifted)
-    // Every pair's paths are smooth until the same time from `now` (smooth_until).
-    const double smooth_end = [&] {
-        const double end = std::min(body1.time + body1.rotor->step_end(now - body1.time),
-                                    body2.time + body2.rotor->step_end(now - body2.time));
-        return end > now ? end : std::nextafter(now, std::numeric_limits<double>::infinity());
-    }();
+    // Every pair's paths are smooth until the same time from `now`.
+    const double smooth_end = smooth_until(body1, body2, now);
     struct Candidate {
         double earliest;
         int a, b;
@@ -186,22 +188,19 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
             const Vec3 d = s2[b].p.x + shift - s1[a].p.x;
             const double dist = d.norm();
             const PairSearch::Gap gap{dist - sigma, d.dot(s2[b].p.v - s1[a].p.v) / dist};
+            const PairSearch search = make_search(body1, parts1[a], s1[a].b, body2, parts2[b],
+                                                  s2[b].b, relative_speed, shift);
             if (!(gap.g > 0.0)) {
                 // Touching now: a contact now if approaching (the earliest possible).
-                const PairSearch search = make_search(body1, parts1[a], s1[a].b, body2, parts2[b],
-                                                      s2[b].b, relative_speed, shift);
                 const auto t = detail::search_from(search, now, gap, until);
                 if (t && (!best || *t < best->time))
                     best = RigidContact{*t, static_cast<int>(a), static_cast<int>(b)};
                 continue;
             }
-            // detail::safe_until, with the first-order bound tried before the second-order one.
-            const double v = relative_speed + s1[a].b.rate + s2[b].b.rate;
-            const double first = now + gap.g / v;
-            if (first > until) continue;
-            const double g2 = s1[a].b.accel + s2[b].b.accel + v * v / sigma;
-            const double earliest =
-                std::max(first, std::min(now + detail::parabola_step(gap, g2), smooth_end));
+            // The first-order bound alone (safe_until's first term) rules out most pairs
+            // before the second-order one is worth its square root.
+            if (now + gap.g / search.speed > until) continue;
+            const double earliest = detail::safe_until(search, now, gap, smooth_end);
             if (earliest <= until)
                 candidates.push_back(
                     Candidate{earliest, static_cast<int>(a), static_cast<int>(b), gap});

@@ -56,6 +56,13 @@ struct PartSphere {
 /// |offset| + radius (m).
 [[nodiscard]] double reach_of(std::span<const PartSphere> parts);
 
+/// When the bodies' bounding spheres (radius `reach` about the centres of mass, which move on
+/// straight lines; grown by 1e-12 against round-off) first touch, from `now` on (s into the
+/// drift), body 2 shifted by `shift`: `now` when they overlap already, nothing when never.
+/// No spheres of the two can touch before (predict_contact, predict.hpp).
+[[nodiscard]] std::optional<double>
+bounding_contact(const RigidMotion& body1, const RigidMotion& body2, const Vec3& shift, double now);
+
 /// A predicted contact: its time (s into the drift) and the two spheres (indices into the
 /// spans given to predict_rigid_contact).
 struct RigidContact {

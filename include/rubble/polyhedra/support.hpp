@@ -33,7 +33,11 @@ struct PolytopeSupport {
             }
         }
         id = best;
-        const Point3& v = vertices[best];
+        return to_world(vertices[best]);
+    }
+
+    /// A body-frame point in the world: pos + R v.
+    RUBBLE_HD Point3 to_world(const Point3& v) const {
         return Point3{pos.x + rot[0] * v.x + rot[1] * v.y + rot[2] * v.z,
                       pos.y + rot[3] * v.x + rot[4] * v.y + rot[5] * v.z,
                       pos.z + rot[6] * v.x + rot[7] * v.y + rot[8] * v.z};

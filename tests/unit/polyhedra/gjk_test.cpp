@@ -59,9 +59,7 @@ struct Placed {
         const PolytopeSupport s = support();
         std::vector<Vec3> out;
         for (const Point3& v : body)
-            out.push_back(Vec3(s.pos.x + s.rot[0] * v.x + s.rot[1] * v.y + s.rot[2] * v.z,
-                               s.pos.y + s.rot[3] * v.x + s.rot[4] * v.y + s.rot[5] * v.z,
-                               s.pos.z + s.rot[6] * v.x + s.rot[7] * v.y + s.rot[8] * v.z));
+            out.push_back(vec(s.to_world(v)));
         return out;
     }
     [[nodiscard]] test::ReferencePolytope reference() const {
