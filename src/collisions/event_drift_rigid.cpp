@@ -24,6 +24,11 @@ namespace rubble::collisions {
 
 void EventDrivenDrift::start_rigid(const Bodies& b, double h) {
     const std::size_t n = b.size();
+    // Polyhedra are moved by the non-smooth contact stepper (docs/polyhedra.md); this engine
+    // predicts contacts of spheres only.
+    if (b.hulls.size() > 0)
+        throw InputError("the hard-sphere collision engine does not take polyhedral bodies (" +
+                         std::to_string(b.hulls.size()) + " in this run)");
     // Sticking joins any two bodies into an aggregate, so every pair takes the rigid path.
     sticking_ = config_.outcome == ContactOutcome::stick;
     aggregates_ = !b.all_free_spheres() || sticking_;

@@ -7,6 +7,9 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <utility>
+
+#include "rubble/shapes/polyhedron_mass.hpp"
 
 namespace rubble {
 
@@ -14,10 +17,14 @@ void Bodies::resize(std::size_t n) {
     const std::size_t old = size();
     resize_table(*this, n);
     if (n < old) {
-        std::vector<std::uint8_t> gone(spheres.size(), 0);
-        for (std::size_t k = 0; k < spheres.size(); ++k)
-            gone[k] = spheres.body[k] >= static_cast<std::int64_t>(n) ? 1 : 0;
-        remove_rows(spheres, gone);
+        const auto remove_past_n = [n](auto& table) {
+            std::vector<std::uint8_t> gone(table.size(), 0);
+            for (std::size_t k = 0; k < table.size(); ++k)
+                gone[k] = table.body[k] >= static_cast<std::int64_t>(n) ? 1 : 0;
+            remove_rows(table, gone);
+        };
+        remove_past_n(spheres);
+        remove_past_n(hulls);
         return;
     }
     const std::size_t first = spheres.size();
@@ -63,6 +70,29 @@ void Bodies::set_free_sphere(std::size_t k, double m, double r) {
     spheres.mass[s] = m;
 }
 
+const HullShapes& Bodies::hull_shapes() const {
+    static const HullShapes none;
+    return hull_shapes_ ? *hull_shapes_ : none;
+}
+
+std::int64_t Bodies::add_hull_shape(const shapes::Polyhedron& shape) {
+    if (!hull_shapes_)
+        hull_shapes_ = std::make_shared<HullShapes>();
+    else if (hull_shapes_.use_count() > 1)
+        hull_shapes_ = std::make_shared<HullShapes>(*hull_shapes_);
+    const Vec3 centroid = shapes::polyhedron_centroid(shape.hull);
+    hull_shapes_->push_back(shapes::translated(shape, -centroid));
+    return static_cast<std::int64_t>(hull_shapes_->size()) - 1;
+}
+
+void Bodies::set_hull_shapes(HullShapes shapes) {
+    hull_shapes_ = std::make_shared<HullShapes>(std::move(shapes));
+}
+
+bool Bodies::gravity_at_centres() const {
+    return (spheres.size() == 0 && hulls.size() == size()) || all_free_spheres();
+}
+
 bool Bodies::all_free_spheres() const {
     const std::size_t n = size();
     if (spheres.size() != n) return false;
@@ -94,30 +124,58 @@ void Bodies::check_consistent() const {
     if (!columns_agree(*this)) fail("body arrays of different lengths");
     if (!columns_agree(spheres)) fail("sphere arrays of different lengths");
     const std::size_t n = size();
-    std::vector<double> sphere_mass_sum(n, 0.0);
-    std::vector<std::size_t> sphere_count(n, 0);
-    std::int64_t previous = -1;
-    for (std::size_t k = 0; k < spheres.size(); ++k) {
-        const std::int64_t owner = spheres.body[k];
-        if (owner < 0 || owner >= static_cast<std::int64_t>(n))
-            fail("sphere " + std::to_string(k) + " links to body row " + std::to_string(owner) +
-                 " of " + std::to_string(n));
-        if (owner < previous)
-            fail("spheres not grouped by body (sphere " + std::to_string(k) + ")");
-        previous = owner;
-        sphere_mass_sum[static_cast<std::size_t>(owner)] += spheres.mass[k];
-        ++sphere_count[static_cast<std::size_t>(owner)];
+    if (!columns_agree(hulls)) fail("hull arrays of different lengths");
+    // Each table's rows grouped by body, and per body the count and the sum of their masses.
+    const auto tally = [&](const auto& table, const char* what, std::vector<double>& mass_sum,
+                           std::vector<std::size_t>& count) {
+        mass_sum.assign(n, 0.0);
+        count.assign(n, 0);
+        std::int64_t previous = -1;
+        for (std::size_t k = 0; k < table.size(); ++k) {
+            const std::int64_t owner = table.body[k];
+            if (owner < 0 || owner >= static_cast<std::int64_t>(n))
+                fail(std::string(what) + " " + std::to_string(k) + " links to body row " +
+                     std::to_string(owner) + " of " + std::to_string(n));
+            if (owner < previous)
+                fail(std::string(what) + "s not grouped by body (" + what + " " +
+                     std::to_string(k) + ")");
+            previous = owner;
+            mass_sum[static_cast<std::size_t>(owner)] += table.mass[k];
+            ++count[static_cast<std::size_t>(owner)];
+        }
+    };
+    std::vector<double> sphere_mass_sum, hull_mass;
+    std::vector<std::size_t> sphere_count, hull_count;
+    tally(spheres, "sphere", sphere_mass_sum, sphere_count);
+    tally(hulls, "hull", hull_mass, hull_count);
+    const HullShapes& shapes = hull_shapes();
+    for (std::size_t k = 0; k < hulls.size(); ++k) {
+        const std::int64_t shape = hulls.shape[k];
+        if (shape < 0 || shape >= static_cast<std::int64_t>(shapes.size()))
+            fail("hull " + std::to_string(k) + " names shape " + std::to_string(shape) + " of " +
+                 std::to_string(shapes.size()));
     }
     std::unordered_map<std::int64_t, std::size_t> seen;
     seen.reserve(n);
     for (std::size_t k = 0; k < n; ++k) {
         const std::string body = "body id " + std::to_string(id[k]);
         if (!seen.emplace(id[k], k).second) fail("two bodies with id " + std::to_string(id[k]));
-        if (sphere_count[k] == 0) fail(body + " has no shape");
+        if (sphere_count[k] == 0 && hull_count[k] == 0) fail(body + " has no shape");
+        if (sphere_count[k] > 0 && hull_count[k] > 0) fail(body + " has spheres and a hull");
+        if (hull_count[k] > 1) fail(body + " has " + std::to_string(hull_count[k]) + " hulls");
         // A body's mass is the sum of its spheres' (summed in row order, as the builders do).
-        if (sphere_mass_sum[k] != mass[k])
-            fail(body + " has mass " + std::to_string(mass[k]) + " kg but its spheres " +
-                 std::to_string(sphere_mass_sum[k]) + " kg");
+        const double shape_mass = hull_count[k] > 0 ? hull_mass[k] : sphere_mass_sum[k];
+        if (shape_mass != mass[k])
+            fail(body + " has mass " + std::to_string(mass[k]) + " kg but its " +
+                 (hull_count[k] > 0 ? "hull " : "spheres ") + std::to_string(shape_mass) + " kg");
+    }
+    for (std::size_t k = 0; k < hulls.size(); ++k) {
+        const auto i = static_cast<std::size_t>(hulls.body[k]);
+        const double r = shapes::circumradius(shapes[static_cast<std::size_t>(hulls.shape[k])]);
+        if (radius[i] != r)
+            fail("polyhedron id " + std::to_string(id[i]) + " has radius " +
+                 std::to_string(radius[i]) + " m but its shape's circumradius is " +
+                 std::to_string(r) + " m");
     }
     if (all_free_spheres()) {
         for (std::size_t k = 0; k < n; ++k)
@@ -129,19 +187,23 @@ void Bodies::check_consistent() const {
 }
 
 void remove_flagged(Bodies& b, const std::vector<std::uint8_t>& remove) {
-    // The spheres of removed bodies go too; the others' links move down by the number of
-    // bodies removed before theirs.
+    // The spheres and hulls of removed bodies go too; the others' links move down by the
+    // number of bodies removed before theirs.
     std::vector<std::int64_t> new_row(b.size(), -1);
     std::int64_t next = 0;
     for (std::size_t k = 0; k < b.size(); ++k)
         if (!remove[k]) new_row[k] = next++;
-    std::vector<std::uint8_t> sphere_gone(b.spheres.size(), 0);
-    for (std::size_t k = 0; k < b.spheres.size(); ++k) {
-        const std::int64_t row = new_row[static_cast<std::size_t>(b.spheres.body[k])];
-        sphere_gone[k] = row < 0 ? 1 : 0;
-        b.spheres.body[k] = row;
-    }
-    remove_rows(b.spheres, sphere_gone);
+    const auto relink = [&](auto& table) {
+        std::vector<std::uint8_t> gone(table.size(), 0);
+        for (std::size_t k = 0; k < table.size(); ++k) {
+            const std::int64_t row = new_row[static_cast<std::size_t>(table.body[k])];
+            gone[k] = row < 0 ? 1 : 0;
+            table.body[k] = row;
+        }
+        remove_rows(table, gone);
+    };
+    relink(b.spheres);
+    relink(b.hulls);
     remove_rows(b, remove);
 }
 

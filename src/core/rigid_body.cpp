@@ -2,9 +2,13 @@
 #include "rubble/core/rigid_body.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
+#include <string>
 
 #include <Eigen/Eigenvalues>
+
+#include "rubble/shapes/polyhedron_mass.hpp"
 
 namespace rubble {
 
@@ -56,6 +60,33 @@ void add_rigid_body(Bodies& b, std::int64_t id, const std::vector<SpherePart>& p
         mass += s.mass;
     }
     b.mass[k] = mass;
+}
+
+void add_polyhedron(Bodies& b, std::int64_t id, std::int64_t shape, double rho, const Vec3& x,
+                    const Vec3& v, const Vec3& w, const Quat& q) {
+    const HullShapes& shapes = b.hull_shapes();
+    if (shape < 0 || shape >= static_cast<std::int64_t>(shapes.size()))
+        throw std::invalid_argument("add_polyhedron: shape " + std::to_string(shape) +
+                                    " is not in the catalogue of " + std::to_string(shapes.size()));
+    if (!(rho > 0.0) || !std::isfinite(rho))
+        throw std::invalid_argument("add_polyhedron: density " + std::to_string(rho) +
+                                    " kg/m^3 is not positive");
+    const shapes::Polyhedron& p = shapes[static_cast<std::size_t>(shape)];
+    const MassProperties m = shapes::polyhedron_mass_properties(p.hull, rho);
+    const std::size_t k = b.size();
+    resize_table(b, k + 1); // the body row only: its hull is appended below
+    b.id[k] = id;
+    b.mass[k] = m.mass;
+    b.radius[k] = shapes::circumradius(p);
+    b.pos[k] = x;
+    b.vel[k] = v;
+    b.spin[k] = w;
+    b.orientation[k] = q.normalized();
+    b.inertia[k] = m.moments;
+    b.principal_axes[k] = m.axes;
+    b.hulls.body.push_back(static_cast<std::int64_t>(k));
+    b.hulls.shape.push_back(shape);
+    b.hulls.mass.push_back(m.mass);
 }
 
 Mat3 inertia_tensor(const Bodies& b, std::size_t k) {

@@ -27,7 +27,7 @@ void Simulation::refresh_forces() {
     const std::size_t n = bodies_.size();
     acc_.resize(n);
     pot_.resize(n);
-    if (bodies_.all_free_spheres()) {
+    if (bodies_.gravity_at_centres()) {
         // Each body is its own mass point: no torques, and no copy of the positions.
         torque_.clear();
         gravity_->compute(bodies_.pos, bodies_.mass, acc_, pot_);
@@ -41,16 +41,25 @@ void Simulation::refresh_forces() {
 void Simulation::gravity_on_spheres() {
     // Gravity acts on every sphere; each body gets the sum over its spheres (Richardson et al.
     // 2009, P&SS 57, 183): F = sum m_i a_i, N = sum m_i rho_i x (a_i - F/M), and the
-    // mass-weighted mean potential.
+    // mass-weighted mean potential. A polyhedron beside aggregates is one more mass point, at
+    // its centre of mass (docs/polyhedra.md, "Gravity"), after the spheres.
     const std::size_t n = bodies_.size();
     const Spheres& s = bodies_.spheres;
+    const Hulls& h = bodies_.hulls;
     const std::size_t m = s.size();
-    point_pos_.resize(m);
-    point_acc_.resize(m);
-    point_pot_.resize(m);
-    for (std::size_t k = 0; k < m; ++k)
+    point_pos_.resize(m + h.size());
+    point_mass_.resize(m + h.size());
+    point_acc_.resize(m + h.size());
+    point_pot_.resize(m + h.size());
+    for (std::size_t k = 0; k < m; ++k) {
         point_pos_[k] = sphere_centre(bodies_, k);
-    gravity_->compute(point_pos_, s.mass, point_acc_, point_pot_);
+        point_mass_[k] = s.mass[k];
+    }
+    for (std::size_t k = 0; k < h.size(); ++k) {
+        point_pos_[m + k] = bodies_.pos[static_cast<std::size_t>(h.body[k])];
+        point_mass_[m + k] = h.mass[k];
+    }
+    gravity_->compute(point_pos_, point_mass_, point_acc_, point_pot_);
     std::fill(acc_.begin(), acc_.end(), Vec3::Zero());
     std::fill(pot_.begin(), pot_.end(), 0.0);
     torque_.assign(n, Vec3::Zero());
@@ -58,6 +67,11 @@ void Simulation::gravity_on_spheres() {
         const auto i = static_cast<std::size_t>(s.body[k]);
         acc_[i] += s.mass[k] * point_acc_[k];
         pot_[i] += s.mass[k] * point_pot_[k];
+    }
+    for (std::size_t k = 0; k < h.size(); ++k) {
+        const auto i = static_cast<std::size_t>(h.body[k]);
+        acc_[i] += h.mass[k] * point_acc_[m + k];
+        pot_[i] += h.mass[k] * point_pot_[m + k];
     }
     for (std::size_t i = 0; i < n; ++i) {
         acc_[i] /= bodies_.mass[i];

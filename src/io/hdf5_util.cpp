@@ -196,6 +196,11 @@ void write_dataset(hid_t loc, const std::string& name, const std::int64_t* data,
     write_typed(loc, name, H5T_STD_I64LE, H5T_NATIVE_INT64, data, rows, 1, units, description);
 }
 
+void write_dataset(hid_t loc, const std::string& name, const std::int64_t* data, std::size_t rows,
+                   std::size_t cols, const std::string& units, const std::string& description) {
+    write_typed(loc, name, H5T_STD_I64LE, H5T_NATIVE_INT64, data, rows, cols, units, description);
+}
+
 std::pair<std::size_t, std::size_t> dataset_shape(hid_t loc, const std::string& name) {
     Handle set = open_dataset(loc, name);
     Handle space(checked(H5Dget_space(set.get()), "H5Dget_space"), H5Sclose);

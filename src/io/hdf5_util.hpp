@@ -83,6 +83,8 @@ void write_dataset(hid_t loc, const std::string& name, const double* data, std::
                    std::size_t cols, const std::string& units, const std::string& description);
 void write_dataset(hid_t loc, const std::string& name, const std::int64_t* data, std::size_t rows,
                    const std::string& units, const std::string& description);
+void write_dataset(hid_t loc, const std::string& name, const std::int64_t* data, std::size_t rows,
+                   std::size_t cols, const std::string& units, const std::string& description);
 
 /// Shape of a dataset: {rows, cols} (cols = 1 for one-dimensional).
 [[nodiscard]] std::pair<std::size_t, std::size_t> dataset_shape(hid_t loc, const std::string& name);

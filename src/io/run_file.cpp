@@ -10,6 +10,7 @@
 #include "file_space.hpp"
 #include "global_heap_check.hpp"
 #include "hdf5_util.hpp"
+#include "hull_shapes_io.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/version.hpp"
 #include "table_io.hpp"
@@ -152,7 +153,13 @@ template <class Table> std::uint64_t values_per_row() {
 
 // Bytes of one snapshot's per-body and per-sphere datasets.
 std::uint64_t snapshot_bytes(const Bodies& b) {
-    return (b.size() * values_per_row<Bodies>() + b.spheres.size() * values_per_row<Spheres>()) *
+    // The hull shapes are written with the first snapshot: at most 3 values per vertex and per
+    // triangle, a triangulation having 2 V - 4 triangles.
+    std::size_t shape_values = 0;
+    for (const shapes::Polyhedron& p : b.hull_shapes())
+        shape_values += 3 * (p.hull.vertices.size() + p.hull.faces.size()) + 3;
+    return (b.size() * values_per_row<Bodies>() + b.spheres.size() * values_per_row<Spheres>() +
+            b.hulls.size() * values_per_row<Hulls>() + shape_values) *
            sizeof(double);
 }
 
@@ -302,6 +309,11 @@ void RunFile::write_snapshot(const Bodies& b, double time, std::int64_t step,
         write_table(s, b);
         h5::Handle spheres = h5::create_group(s, "spheres");
         write_table(spheres.get(), b.spheres);
+        if (b.hulls.size() > 0) {
+            h5::Handle hulls = h5::create_group(s, "hulls");
+            write_table(hulls.get(), b.hulls);
+            if (!h5::exists(f, "hull_shapes")) write_hull_shapes(f, b.hull_shapes());
+        }
     });
     ++next_snapshot_index_;
     last_snapshot_step_ = step;
@@ -461,6 +473,11 @@ Snapshot read_snapshot(const std::string& path, std::int64_t index) {
                        [](const char*) { return false; });
         } else {
             make_free_spheres(b);
+        }
+        if (h5::exists(s, "hulls")) {
+            h5::Handle hulls = h5::open_group(s, "hulls");
+            read_table(hulls.get(), b.hulls, where + "/hulls", [](const char*) { return false; });
+            b.set_hull_shapes(read_hull_shapes(file.get(), "'" + path + "'"));
         }
     } catch (const IoError& e) {
         throw InputError(where + ": " + e.what());

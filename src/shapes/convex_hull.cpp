@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <stdexcept>
@@ -19,8 +20,8 @@ struct Face {
 };
 
 Face make_face(const std::vector<Vec3>& p, int a, int b, int c) {
-    const Vec3 n = (p[b] - p[a]).cross(p[c] - p[a]).normalized();
-    return Face{{a, b, c}, n, n.dot(p[a])};
+    const auto [n, offset] = triangle_plane(p[a], p[b], p[c]);
+    return Face{{a, b, c}, n, offset};
 }
 
 std::string point_text(std::size_t i, const Vec3& x) {
@@ -81,6 +82,62 @@ std::array<int, 4> initial_simplex(const std::vector<Vec3>& p, double tol) {
 
 } // namespace
 
+std::pair<Vec3, double> triangle_plane(const Vec3& a, const Vec3& b, const Vec3& c) {
+    const Vec3 n = (b - a).cross(c - a).normalized();
+    return {n, n.dot(a)};
+}
+
+ConvexHull hull_from_triangles(std::vector<Vec3> vertices,
+                               std::vector<std::array<int, 3>> triangles) {
+    const auto fail = [](const std::string& what) {
+        throw std::invalid_argument("convex polyhedron: " + what);
+    };
+    const std::size_t n = vertices.size();
+    if (n < 4 || triangles.size() < 4)
+        fail("needs at least 4 vertices and 4 triangles, got " + std::to_string(n) + " and " +
+             std::to_string(triangles.size()));
+    Vec3 lo = vertices.front(), hi = vertices.front();
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!vertices[i].allFinite()) fail(point_text(i, vertices[i]) + " is not finite");
+        lo = lo.cwiseMin(vertices[i]);
+        hi = hi.cwiseMax(vertices[i]);
+    }
+    const double tol = hull_tolerance * (hi - lo).norm();
+    ConvexHull h;
+    std::map<std::pair<int, int>, int> directed; // edge -> times met
+    std::vector<std::uint8_t> used(n, 0);
+    for (std::size_t t = 0; t < triangles.size(); ++t) {
+        const auto& f = triangles[t];
+        for (int e = 0; e < 3; ++e) {
+            if (f[e] < 0 || static_cast<std::size_t>(f[e]) >= n)
+                fail("triangle " + std::to_string(t) + " has vertex index " + std::to_string(f[e]) +
+                     ", not in 0.." + std::to_string(n - 1));
+            used[static_cast<std::size_t>(f[e])] = 1;
+            ++directed[{f[e], f[(e + 1) % 3]}];
+        }
+        const auto [normal, offset] = triangle_plane(vertices[static_cast<std::size_t>(f[0])],
+                                                     vertices[static_cast<std::size_t>(f[1])],
+                                                     vertices[static_cast<std::size_t>(f[2])]);
+        if (!normal.allFinite()) fail("triangle " + std::to_string(t) + " has no area");
+        h.normals.push_back(normal);
+        h.offsets.push_back(offset);
+    }
+    for (const auto& [edge, count] : directed)
+        if (count != 1 || !directed.contains({edge.second, edge.first}))
+            fail("the surface is not closed at the edge from vertex " + std::to_string(edge.first) +
+                 " to " + std::to_string(edge.second));
+    for (std::size_t i = 0; i < n; ++i)
+        if (!used[i]) fail("vertex " + std::to_string(i) + " is on no triangle");
+    for (std::size_t t = 0; t < triangles.size(); ++t)
+        for (std::size_t i = 0; i < n; ++i)
+            if (h.normals[t].dot(vertices[i]) - h.offsets[t] > tol)
+                fail(point_text(i, vertices[i]) + " is outside the plane of triangle " +
+                     std::to_string(t) + " (not convex, or a triangle turned inwards)");
+    h.vertices = std::move(vertices);
+    h.faces = std::move(triangles);
+    return h;
+}
+
 ConvexHull convex_hull(const std::vector<Vec3>& p) {
     if (p.size() < 4)
         throw std::invalid_argument("convex hull: needs at least 4 points, got " +
@@ -123,6 +180,33 @@ ConvexHull convex_hull(const std::vector<Vec3>& p) {
                 kept.push_back(make_face(p, edge.first, edge.second, k));
         faces = std::move(kept);
     }
+    // Points inserted before the corners that later enclose them stay on the faces (the
+    // horizon step removes only faces that see a point beyond tol). A vertex is a corner when
+    // its triangles lie on at least three planes; without the others the hull is built again,
+    // now of corners only, so that faces are convex polygons without straight angles.
+    std::vector<std::vector<std::size_t>> around(p.size());
+    for (std::size_t f = 0; f < faces.size(); ++f)
+        for (int k : faces[f].v)
+            around[static_cast<std::size_t>(k)].push_back(f);
+    std::vector<Vec3> corners;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        std::vector<std::size_t> planes; // one triangle per distinct plane
+        for (std::size_t f : around[i]) {
+            const auto same_plane = [&](std::size_t g) {
+                return std::all_of(faces[f].v.begin(), faces[f].v.end(), [&](int k) {
+                    return std::abs(faces[g].normal.dot(p[static_cast<std::size_t>(k)]) -
+                                    faces[g].offset) <= tol;
+                });
+            };
+            if (std::none_of(planes.begin(), planes.end(), same_plane)) planes.push_back(f);
+        }
+        if (planes.size() >= 3) corners.push_back(p[i]);
+    }
+    std::size_t on_hull = 0;
+    for (const auto& list : around)
+        on_hull += list.empty() ? 0 : 1;
+    if (corners.size() < on_hull) return convex_hull(corners);
+
     ConvexHull h;
     std::vector<int> index(p.size(), -1);
     for (const Face& f : faces) {

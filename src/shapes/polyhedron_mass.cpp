@@ -45,6 +45,12 @@ double polyhedron_volume(const ConvexHull& hull) {
     return moments_about(hull, vertex_mean(hull)).volume;
 }
 
+Vec3 polyhedron_centroid(const ConvexHull& hull) {
+    const Vec3 o = vertex_mean(hull);
+    const Moments m = moments_about(hull, o);
+    return o + m.first / m.volume;
+}
+
 MassProperties polyhedron_mass_properties(const ConvexHull& hull, double rho) {
     const Vec3 o = vertex_mean(hull);
     const Moments m = moments_about(hull, o);

@@ -6,16 +6,19 @@
 //
 // A body is what the integrator moves: mass, centre of mass, velocity, orientation, angular
 // velocity, and the inertia tensor as principal moments plus the rotation from the principal
-// frame to the body frame. Its shapes are what gravity and contacts see: spheres today (a body
-// link, an offset in the body frame, a radius and a mass), convex hulls later (a table beside
-// `spheres`). A free sphere is a body with one sphere at zero offset, whose mass and radius are
-// the body's; rigid aggregates are bodies with several spheres (docs/architecture.md).
+// frame to the body frame. Its shapes are what gravity and contacts see: either spheres (a body
+// link, an offset in the body frame, a radius and a mass) or one convex polyhedron (a body
+// link and a shape in a catalogue shared by all bodies, docs/polyhedra.md). A free sphere is a
+// body with one sphere at zero offset, whose mass and radius are the body's; rigid aggregates
+// are bodies with several spheres (docs/architecture.md); a polyhedral grain is a body with one
+// hull, whose shape's vertices are in the body frame about the centre of mass.
 //
 // Ids are stable; array positions are not (merges remove bodies), so nothing may keep an index
 // across steps: index_of(id) finds a body's row.
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <tuple>
 #include <unordered_map>
@@ -23,6 +26,7 @@
 
 #include "rubble/core/fields.hpp"
 #include "rubble/core/types.hpp"
+#include "rubble/shapes/polyhedron.hpp"
 
 namespace rubble {
 
@@ -47,6 +51,30 @@ struct Spheres {
     [[nodiscard]] std::size_t size() const { return body.size(); }
 };
 
+/// The polyhedral bodies' hulls, one row per such body, in body order. For gravity each is a
+/// mass point at its body's centre of mass; for contacts, the catalogue shape it names.
+struct Hulls {
+    std::vector<std::int64_t> body;  ///< row of the body in Bodies (kept right when rows go)
+    std::vector<std::int64_t> shape; ///< index into Bodies::hull_shapes()
+    std::vector<double> mass;        ///< kg
+
+    static const auto& fields() {
+        static const auto f = std::make_tuple(
+            TableField<Hulls, std::int64_t>{"body", "", "row of the body this hull belongs to",
+                                            &Hulls::body, -1},
+            TableField<Hulls, std::int64_t>{"shape", "", "index into the file's hull shapes",
+                                            &Hulls::shape, -1},
+            TableField<Hulls, double>{"mass", "kg", "hull mass", &Hulls::mass, 0.0});
+        return f;
+    }
+    [[nodiscard]] std::size_t size() const { return body.size(); }
+};
+
+/// The shapes polyhedral bodies name, each a convex polyhedron with its centroid at the origin.
+/// Shared by every copy of a Bodies (a snapshot, the copy a long step keeps to undo itself),
+/// since shapes never change during a run.
+using HullShapes = std::vector<shapes::Polyhedron>;
+
 struct Bodies {
     std::vector<std::int64_t> id;     ///< stable identifier, unique
     std::vector<double> mass;         ///< kg
@@ -62,7 +90,8 @@ struct Bodies {
     /// exactly (docs/collisions.md).
     std::vector<double> free_path;
 
-    Spheres spheres; ///< the shapes of every body
+    Spheres spheres; ///< the spheres of the bodies made of spheres
+    Hulls hulls;     ///< the hulls of the polyhedral bodies
 
     static const auto& fields() {
         static const auto f = std::make_tuple(
@@ -103,6 +132,18 @@ struct Bodies {
     /// Makes body k, which has one sphere, a homogeneous solid sphere of mass m and radius r
     /// at its centre: the body's mass, radius and moments, and its sphere's.
     void set_free_sphere(std::size_t k, double m, double r);
+    /// The catalogue of hull shapes (empty when there are none).
+    [[nodiscard]] const HullShapes& hull_shapes() const;
+    /// Adds a shape to the catalogue, moved so that its centroid (its centre of mass at any
+    /// uniform density) is at the origin, and returns its index. Copies the catalogue first
+    /// when another Bodies shares it.
+    std::int64_t add_hull_shape(const shapes::Polyhedron& shape);
+    /// Replaces the catalogue (a file's, read back as it was written).
+    void set_hull_shapes(HullShapes shapes);
+    /// True when gravity sees every body as one mass point at its centre of mass (free spheres
+    /// and polyhedra): no torques. O(N).
+    [[nodiscard]] bool gravity_at_centres() const;
+
     /// True when every body is a free sphere: one sphere each, at zero offset, row k of
     /// `spheres` belonging to body k (the layout the hard-sphere engine and the fast gravity
     /// path rely on). O(N).
@@ -111,16 +152,19 @@ struct Bodies {
     /// rows were added, removed or reordered since it was made.
     [[nodiscard]] std::optional<std::size_t> index_of(std::int64_t body_id) const;
     /// Throws std::logic_error naming the first violation of the storage invariants: columns
-    /// of one length, unique ids, spheres grouped by body with each body owning at least one,
-    /// a body's mass the sum of its spheres', a free sphere's radius its sphere's.
+    /// of one length, unique ids, spheres and hulls grouped by body, each body owning either
+    /// spheres or one hull (not both, not neither), a body's mass the sum of its spheres' or
+    /// its hull's, a free sphere's radius its sphere's, a polyhedron's radius its shape's
+    /// circumradius, a hull's shape in the catalogue.
     void check_consistent() const;
 
 private:
     mutable std::unordered_map<std::int64_t, std::size_t> index_; // id -> row (a cache)
+    std::shared_ptr<HullShapes> hull_shapes_;                     // shared between copies
 };
 
-/// Removes the bodies with remove[i] != 0 and their spheres, keeping the order of the others
-/// (and every sphere's body link right).
+/// Removes the bodies with remove[i] != 0 and their spheres and hulls, keeping the order of the
+/// others (and every sphere's body link right).
 void remove_flagged(Bodies& b, const std::vector<std::uint8_t>& remove);
 
 /// Row k of `spheres` belongs to body k and sits at its centre of mass, for k < b.size(): the

@@ -39,6 +39,14 @@ struct MassProperties {
 void add_rigid_body(Bodies& b, std::int64_t id, const std::vector<SpherePart>& parts, const Vec3& x,
                     const Vec3& v, const Vec3& w, const Quat& q = Quat::Identity());
 
+/// Appends a polyhedral body: catalogue shape `shape` of b (Bodies::add_hull_shape) filled with
+/// density rho (kg/m^3), its centre of mass at x with velocity v and angular velocity w
+/// (inertial frame), oriented by q (body -> inertial). Mass and inertia by exact polyhedral
+/// integration (shapes/polyhedron_mass.hpp), radius the shape's circumradius. Throws
+/// std::invalid_argument for a shape not in the catalogue or a density that is not positive.
+void add_polyhedron(Bodies& b, std::int64_t id, std::int64_t shape, double rho, const Vec3& x,
+                    const Vec3& v, const Vec3& w, const Quat& q = Quat::Identity());
+
 /// The inertia tensor of body k in the inertial frame: R diag(I) R^T with R the rotation from
 /// its principal frame to the inertial frame (orientation * principal_axes).
 [[nodiscard]] Mat3 inertia_tensor(const Bodies& b, std::size_t k);

@@ -46,11 +46,11 @@ public:
     [[nodiscard]] Bodies& bodies() { return bodies_; }
     void refresh_forces();
     /// Acceleration of each body's centre of mass (m/s^2): the mass-weighted mean over its
-    /// spheres.
+    /// spheres; a polyhedron's is the field at its centre of mass.
     [[nodiscard]] const std::vector<Vec3>& accelerations() const { return acc_; }
     /// Torque on each body about its centre of mass (N m, inertial frame): sum over its spheres
-    /// of m_i rho_i x (a_i - a_body) (Richardson et al. 2009). Empty when every body is a free
-    /// sphere (no torques).
+    /// of m_i rho_i x (a_i - a_body) (Richardson et al. 2009), zero for a polyhedron (one mass
+    /// point). Empty when every body is a free sphere or a polyhedron (no torques).
     [[nodiscard]] const std::vector<Vec3>& torques() const { return torque_; }
     /// Adds a uniform external field g (m/s^2) to the forces from now on (boundaries/
     /// uniform_field.hpp) and refreshes them; zero (the default) adds nothing.
@@ -73,11 +73,13 @@ private:
     std::vector<Vec3> acc_;
     std::vector<double> pot_;
     std::vector<Vec3> torque_;
-    // Mass points (sphere centres) and their fields, for bodies other than free spheres.
+    // Mass points (sphere centres, then polyhedra's centres of mass) and their fields, for
+    // bodies other than free spheres.
     std::vector<Vec3> point_pos_, point_acc_;
-    std::vector<double> point_pot_;
+    std::vector<double> point_mass_, point_pot_;
     Vec3 uniform_g_ = Vec3::Zero(); ///< m/s^2
-    /// Accelerations, potentials and torques of bodies that are not all free spheres.
+    /// Accelerations, potentials and torques of bodies that are not all mass points at their
+    /// centres.
     void gravity_on_spheres();
     std::unique_ptr<Stepper> stepper_;
     StepStats last_stats_;

@@ -11,6 +11,7 @@
 // within a relative tolerance of a face are treated as on it, so nearly coplanar faces are
 // kept as triangles of one plane rather than split by round-off.
 #include <array>
+#include <utility>
 #include <vector>
 
 #include "rubble/core/types.hpp"
@@ -36,6 +37,20 @@ inline constexpr double hull_tolerance = 1e-10;
 /// than 4 points, non-finite coordinates, two coinciding points, or points that are all
 /// coincident, collinear or coplanar (no volume).
 [[nodiscard]] ConvexHull convex_hull(const std::vector<Vec3>& points);
+
+/// The plane of triangle (a, b, c), counter-clockwise seen from outside: its unit normal
+/// ((b - a) x (c - a), normalised) and offset normal . a. The one formula of every hull's
+/// planes, so that a hull rebuilt from its vertices and triangles has the same bits.
+[[nodiscard]] std::pair<Vec3, double> triangle_plane(const Vec3& a, const Vec3& b, const Vec3& c);
+
+/// The hull of these vertices and triangles (a file's), its planes from triangle_plane.
+/// Throws std::invalid_argument naming the first problem: fewer than 4 vertices or triangles,
+/// a non-finite vertex, an index out of range, a degenerate triangle, a surface that is not
+/// closed (a directed edge met other than once, or without its reverse), a vertex no triangle
+/// uses, or a vertex outside a triangle's plane by more than hull_tolerance times the extent
+/// (not convex, or faces turned inwards).
+[[nodiscard]] ConvexHull hull_from_triangles(std::vector<Vec3> vertices,
+                                             std::vector<std::array<int, 3>> triangles);
 
 /// Largest normals[f] . x - offsets[f] over the faces: <= 0 inside or on the hull (m).
 [[nodiscard]] double plane_distance(const ConvexHull& hull, const Vec3& x);

@@ -16,6 +16,9 @@ namespace rubble::shapes {
 /// bounding radius is the farthest vertex from the centre of mass.
 [[nodiscard]] MassProperties polyhedron_mass_properties(const ConvexHull& hull, double rho);
 
+/// The centroid of the hull (m): its centre of mass at any uniform density.
+[[nodiscard]] Vec3 polyhedron_centroid(const ConvexHull& hull);
+
 /// Volume of the hull (m^3).
 [[nodiscard]] double polyhedron_volume(const ConvexHull& hull);
 

@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "rubble/core/error.hpp"
+#include "rubble/core/rigid_body.hpp"
+#include "rubble/ic/aggregates.hpp"
 #include "rubble/ic/generators.hpp"
 #include "rubble/io/run_file.hpp"
 #include "temp_dir.hpp"
@@ -64,6 +66,39 @@ TEST(RunFile, SnapshotRoundTripIsBitwise) {
     EXPECT_EQ(io::read_parameters_toml(path), "[units]\nG = 1.0\n");
     EXPECT_EQ(io::read_start_time(path), 2.0);
     EXPECT_FALSE(io::is_complete(path));
+}
+
+TEST(RunFile, PolyhedraAndTheirShapesRoundTripBitwise) {
+    test::TempDir dir;
+    const std::string path = dir.file("hulls.h5");
+    Bodies b;
+    ic::Rng rng(5);
+    for (int k = 0; k < 4; ++k) {
+        const auto shape = b.add_hull_shape(
+            shapes::make_polyhedron(ic::random_ellipsoid_hull(Vec3(3, 2, 1), rng)));
+        add_polyhedron(b, 10 + k, shape, 3000.0, Vec3(8.0 * k, 0, 0), Vec3(0, 0.1 * k, 0),
+                       Vec3(0.01, 0, 0), Quat(Eigen::AngleAxisd(0.3 * k, Vec3::UnitZ())));
+    }
+    add_polyhedron(b, 20, 1, 1000.0, Vec3(0, 9, 0), Vec3::Zero(), Vec3::Zero());
+    io::RunFile f = io::RunFile::create(path, "", 0.0, false);
+    f.write_snapshot(b, 1.0, 1);
+    const Bodies first = b;
+    b.pos[0].x() += 1.0;
+    f.write_snapshot(b, 2.0, 2); // the shapes are written once, with the first snapshot
+    for (int i : {0, 1}) {
+        const io::Snapshot s = io::read_snapshot(path, i);
+        expect_same_table(s.bodies, i == 0 ? first : b);
+        expect_same_table(s.bodies.hulls, b.hulls);
+        ASSERT_EQ(s.bodies.hull_shapes().size(), b.hull_shapes().size());
+        for (std::size_t k = 0; k < b.hull_shapes().size(); ++k) {
+            const shapes::Polyhedron &got = s.bodies.hull_shapes()[k], &want = b.hull_shapes()[k];
+            EXPECT_EQ(got.hull.vertices, want.hull.vertices);
+            EXPECT_EQ(got.hull.faces, want.hull.faces);
+            EXPECT_EQ(got.hull.normals, want.hull.normals);
+            EXPECT_EQ(got.face_vertices, want.face_vertices);
+            EXPECT_EQ(got.face_offsets, want.face_offsets);
+        }
+    }
 }
 
 TEST(RunFile, DiagnosticsAreWrittenWithSnapshotsAndTruncatedOnResume) {
