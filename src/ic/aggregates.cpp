@@ -273,31 +273,58 @@ HullMatch match_hull(const shapes::ConvexHull& hull, std::vector<SpherePart> par
     return out;
 }
 
-std::vector<SpherePart> read_layout(const std::string& path, double density) {
+namespace {
+
+// A numbered line of a text table and its numbers.
+struct NumberRow {
+    int line;
+    std::vector<std::string> words; // as written, for messages
+    std::vector<double> values;
+};
+
+// The rows of a text file of `columns` finite numbers per line ('#' starts a comment, blank
+// lines skipped), refusing by file, line and field anything else; `what` names the file's kind
+// and `fields` the numbers, for the messages.
+std::vector<NumberRow> read_number_rows(const std::string& path, std::size_t columns,
+                                        const std::string& what, const std::string& fields) {
     std::ifstream in(path);
-    if (!in) throw InputError(path + ": cannot read the grain layout file");
-    std::vector<SpherePart> parts;
+    if (!in) throw InputError(path + ": cannot read the " + what);
+    std::vector<NumberRow> rows;
     std::string line;
     for (int number = 1; std::getline(in, line); ++number) {
         const std::string where = path + ":" + std::to_string(number) + ": ";
         const std::string text = line.substr(0, line.find('#'));
-        std::istringstream fields(text);
+        std::istringstream stream(text);
         std::vector<std::string> words;
-        for (std::string w; fields >> w;)
+        for (std::string w; stream >> w;)
             words.push_back(w);
         if (words.empty()) continue;
-        if (words.size() != 4)
-            throw InputError(where + "\"" + text + "\": expected 4 numbers x y z r (m), got " +
-                             std::to_string(words.size()) + " fields");
-        double v[4];
-        for (int i = 0; i < 4; ++i) {
-            const std::string& w = words[static_cast<std::size_t>(i)];
+        if (words.size() != columns)
+            throw InputError(where + "\"" + text + "\": expected " + std::to_string(columns) +
+                             " numbers " + fields + ", got " + std::to_string(words.size()) +
+                             " fields");
+        NumberRow row{number, words, {}};
+        for (const std::string& w : words) {
             char* end = nullptr;
-            v[i] = std::strtod(w.c_str(), &end);
-            if (end != w.c_str() + w.size() || !std::isfinite(v[i]))
+            const double v = std::strtod(w.c_str(), &end);
+            if (end != w.c_str() + w.size() || !std::isfinite(v))
                 throw InputError(where + "\"" + w + "\" is not a finite number");
+            row.values.push_back(v);
         }
-        if (!(v[3] > 0.0)) throw InputError(where + "radius " + words[3] + ": must be > 0");
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+} // namespace
+
+std::vector<SpherePart> read_layout(const std::string& path, double density) {
+    std::vector<SpherePart> parts;
+    for (const NumberRow& row : read_number_rows(path, 4, "grain layout file", "x y z r (m)")) {
+        const std::vector<double>& v = row.values;
+        if (!(v[3] > 0.0))
+            throw InputError(path + ":" + std::to_string(row.line) + ": radius " + row.words[3] +
+                             ": must be > 0");
         parts.push_back(SpherePart{Vec3(v[0], v[1], v[2]), v[3], sphere_mass(density, v[3])});
     }
     if (parts.size() < 2)
@@ -307,6 +334,17 @@ std::vector<SpherePart> read_layout(const std::string& path, double density) {
         throw InputError(path + ": the spheres are not connected (each must touch or overlap "
                                 "the rest through a chain of others)");
     return parts;
+}
+
+shapes::ConvexHull read_hull_vertices(const std::string& path) {
+    std::vector<Vec3> points;
+    for (const NumberRow& row : read_number_rows(path, 3, "hull vertex file", "x y z (m)"))
+        points.emplace_back(row.values[0], row.values[1], row.values[2]);
+    try {
+        return shapes::convex_hull(points);
+    } catch (const std::invalid_argument& e) {
+        throw InputError(path + ": " + e.what());
+    }
 }
 
 std::vector<SpherePart> make_grain(const GrainConfig& g, double r, double density, Rng& rng) {

@@ -109,6 +109,12 @@ struct HullMatch {
 /// that are not connected.
 [[nodiscard]] std::vector<SpherePart> read_layout(const std::string& path, double density);
 
+/// The convex hull of the points of a text file, one vertex per line "x y z" (m), '#' starting
+/// a comment (a polyhedral grain's shape). Throws InputError naming the file and line of a
+/// malformed line, or the file and the problem when the points have no hull (fewer than 4,
+/// coinciding, coplanar: shapes::convex_hull); points inside the hull are dropped.
+[[nodiscard]] shapes::ConvexHull read_hull_vertices(const std::string& path);
+
 /// One grain of size r (m): for the hull kinds the hull is scaled to circumradius r about its
 /// centroid, then filled (and matched); a file layout is scaled to bounding radius r. The
 /// spheres of a fill lie inside the hull, so the grain's bounding radius is at most r (a

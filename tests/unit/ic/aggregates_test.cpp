@@ -201,6 +201,32 @@ TEST(Aggregates, LayoutFileAndItsErrors) {
     expect_refused(dir.file("absent.txt"), "absent.txt: cannot read");
 }
 
+TEST(Aggregates, HullVertexFilesGiveTheirHullOrAClearRefusal) {
+    test::TempDir dir;
+    std::string cube = "# a unit cube and its centre\n";
+    for (int i = 0; i < 8; ++i)
+        cube += std::to_string(i & 1) + " " + std::to_string((i >> 1) & 1) + " " +
+                std::to_string((i >> 2) & 1) + "\n";
+    cube += "0.5 0.5 0.5 # inside: dropped\n";
+    const shapes::ConvexHull h = read_hull_vertices(dir.write("cube.txt", cube));
+    EXPECT_EQ(h.vertices.size(), 8u);
+    EXPECT_NEAR(shapes::polyhedron_volume(h), 1.0, test::summation_bound(12));
+    const auto refused = [&](const std::string& name, const std::string& text,
+                             const std::string& what) {
+        try {
+            (void)read_hull_vertices(dir.write(name, text));
+            ADD_FAILURE() << "expected a refusal mentioning '" << what << "'";
+        } catch (const InputError& e) {
+            EXPECT_NE(std::string(e.what()).find(what), std::string::npos) << e.what();
+        }
+    };
+    refused("a.txt", "0 0 0\n1 0 0 2\n", "a.txt:2: \"1 0 0 2\": expected 3 numbers");
+    refused("b.txt", "0 0 0\n1 0 nan\n", "b.txt:2: \"nan\" is not a finite number");
+    refused("c.txt", "0 0 0\n1 0 0\n0 1 0\n1 1 0\n", "c.txt: convex hull: all points are coplanar");
+    refused("d.txt", "0 0 0\n1 0 0\n0 1 0\n", "d.txt: convex hull: needs at least 4 points");
+    refused("e.txt", "0 0 0\n0 0 0\n1 0 0\n0 1 0\n0 0 1\n", "coincide");
+}
+
 TEST(Aggregates, RandomOrientationsAreUnitAndIsotropic) {
     Rng rng(2);
     Vec3 mean = Vec3::Zero();
