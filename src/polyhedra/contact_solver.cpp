@@ -1,0 +1,538 @@
+// SPDX-License-Identifier: MIT
+// Contact impulses of the NSC stepper (polyhedra/contact_solver.hpp; docs/polyhedra.md,
+// "Contact impulses (NSC)"). N = D^T M^-1 D is never formed: N gamma is a gather over each
+// body's contacts (body_increments) followed by a gather over each contact's bodies
+// (relative_velocity), both in fixed orders, so sums do not depend on the thread count.
+#include "rubble/polyhedra/contact_solver.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include <Eigen/Eigenvalues>
+
+namespace rubble::polyhedra {
+namespace {
+
+// Loops over at least this many contacts or bodies are shared between OpenMP threads; below it
+// a fork costs more than the loop.
+constexpr std::size_t parallel_min = 2048;
+// Sums over contacts are taken in fixed blocks of this many terms, added in block order: the
+// same bits with any number of threads.
+constexpr std::size_t sum_block = 1024;
+// APGD: doublings of L in one step before it is taken anyway (L grows by 2^60: only NaN gets
+// there).
+constexpr int max_backtracks = 60;
+// Coulomb mode: each CCP of the fixed point is solved to this fraction of the Coulomb residual
+// it starts from (no further: the shift it uses is off by about as much), and at least to the
+// smaller of the tolerance and this fraction of the Coulomb tolerance, since the Coulomb
+// residual can exceed the CCP's by the change of the shift.
+constexpr double coulomb_inexact_fraction = 0.25;
+constexpr double coulomb_inner_fraction = 0.5;
+// (n, t1, t2) must be orthonormal to this (dimensionless).
+constexpr double basis_tolerance = 1e-9;
+
+constexpr double infinity = std::numeric_limits<double>::infinity();
+const Vec3 e_n = Vec3::UnitX(); // the normal component in the contact frame
+
+// The problem in the solver's form, with the per-contact matrices it reuses.
+struct Prepared {
+    const SolverBodies* bodies = nullptr;
+    std::size_t nb = 0, nc = 0;
+    std::vector<std::size_t> a, b; // b == nb: a wall
+    std::vector<Mat3> basis;       // rows n, t1, t2: world vector -> contact frame
+    std::vector<Mat3> arm_a;       // rows r_a x n, r_a x t1, r_a x t2: w_a -> u
+    std::vector<Mat3> arm_b;
+    std::vector<Mat3> turn_a; // A_a arm_a^T: impulse -> change of w_a
+    std::vector<Mat3> turn_b;
+    std::vector<double> mu, bias;
+    std::vector<double> weight; // g_i = 3 / trace(N_ii), kg
+    std::vector<double> step;   // PGS: 1 / lambda_max(N_ii) (1 / N_nn when frictionless), kg
+    std::vector<Vec3> q;        // D^T V_free + b_n e_n, m/s
+    // The contacts of each body (CSR, in contact order): entry 2 i for side a, 2 i + 1 for b.
+    std::vector<std::size_t> first, entries;
+};
+
+std::string contact_text(std::size_t i) {
+    return "solve_contacts: contact " + std::to_string(i) + ": ";
+}
+
+bool finite(const Vec3& v) {
+    return v.allFinite();
+}
+
+void check_contact(const SolverContact& c, std::size_t i, std::size_t nb) {
+    const auto fail = [&](const std::string& what) {
+        throw std::invalid_argument(contact_text(i) + what);
+    };
+    if (c.a < 0 || static_cast<std::size_t>(c.a) >= nb)
+        fail("a = " + std::to_string(c.a) + " is not a body index (bodies: " + std::to_string(nb) +
+             ")");
+    if (c.b < -1 || (c.b >= 0 && static_cast<std::size_t>(c.b) >= nb) || c.b == c.a)
+        fail("b = " + std::to_string(c.b) + " must be -1 (wall) or a body index other than a");
+    if (!finite(c.r_a) || !finite(c.r_b) || !finite(c.n) || !finite(c.t1) || !finite(c.t2) ||
+        !finite(c.warm) || !std::isfinite(c.bias))
+        fail("offsets, basis, bias and warm start must be finite");
+    const double off =
+        std::max({std::abs(c.n.norm() - 1), std::abs(c.t1.norm() - 1), std::abs(c.t2.norm() - 1),
+                  std::abs(c.n.dot(c.t1)), std::abs(c.n.dot(c.t2)), std::abs(c.t1.dot(c.t2))});
+    if (!(off <= basis_tolerance)) {
+        std::ostringstream s;
+        s << "(n, t1, t2) is not orthonormal (off by " << off << ", allowed " << basis_tolerance
+          << ")";
+        fail(s.str());
+    }
+    if (!(c.mu >= 0) || !std::isfinite(c.mu))
+        fail("mu = " + std::to_string(c.mu) + ": must be finite and >= 0");
+}
+
+void check_bodies(const SolverBodies& bodies) {
+    const std::size_t nb = bodies.inv_mass.size();
+    if (bodies.inv_inertia.size() != nb || bodies.vel.size() != nb || bodies.spin.size() != nb)
+        throw std::invalid_argument("solve_contacts: inv_mass, inv_inertia, vel and spin must "
+                                    "have one entry per body");
+    for (std::size_t k = 0; k < nb; ++k)
+        if (!(bodies.inv_mass[k] >= 0) || !std::isfinite(bodies.inv_mass[k]) ||
+            !bodies.inv_inertia[k].allFinite() || !finite(bodies.vel[k]) || !finite(bodies.spin[k]))
+            throw std::invalid_argument("solve_contacts: body " + std::to_string(k) +
+                                        ": inverse mass must be finite and >= 0, inverse "
+                                        "inertia and velocities finite");
+}
+
+void check_options(const ContactSolverOptions& o) {
+    const auto fail = [](const std::string& key, double value, const std::string& range) {
+        std::ostringstream s;
+        s << "contact solver: " << key << " = " << value << ": must be " << range;
+        throw std::invalid_argument(s.str());
+    };
+    if (o.method != ContactMethod::apgd && o.method != ContactMethod::pgs)
+        throw std::invalid_argument("contact solver: method must be apgd or pgs");
+    if (o.max_iterations < 1) fail("max_iterations", o.max_iterations, ">= 1");
+    if (!(o.tolerance > 0) || !std::isfinite(o.tolerance))
+        fail("tolerance", o.tolerance, "finite and > 0");
+    if (!(o.sor > 0 && o.sor < 2)) fail("sor", o.sor, "in (0, 2)");
+    if (o.coulomb_max_iterations < 1)
+        fail("coulomb_max_iterations", o.coulomb_max_iterations, ">= 1");
+    if (!(o.coulomb_tolerance > 0) || !std::isfinite(o.coulomb_tolerance))
+        fail("coulomb_tolerance", o.coulomb_tolerance, "finite and > 0");
+    if (!(o.reference_speed >= 0) || !std::isfinite(o.reference_speed))
+        fail("reference_speed", o.reference_speed, "finite and >= 0 m/s (0: automatic)");
+}
+
+Mat3 rows(const Vec3& x, const Vec3& y, const Vec3& z) {
+    Mat3 m;
+    m.row(0) = x.transpose();
+    m.row(1) = y.transpose();
+    m.row(2) = z.transpose();
+    return m;
+}
+
+// The relative velocity (u_n, u_t1, u_t2) of contact i for body velocities v, w (m/s).
+Vec3 relative_velocity(const Prepared& p, std::size_t i, const Vec3* v, const Vec3* w) {
+    const std::size_t a = p.a[i], b = p.b[i];
+    Vec3 lin = v[a];
+    Vec3 u = p.arm_a[i] * w[a];
+    if (b != p.nb) {
+        lin -= v[b];
+        u -= p.arm_b[i] * w[b];
+    }
+    return p.basis[i] * lin + u;
+}
+
+// The CSR lists of contacts per body, in contact order.
+void build_lists(Prepared& p) {
+    p.first.assign(p.nb + 1, 0);
+    for (std::size_t i = 0; i < p.nc; ++i) {
+        ++p.first[p.a[i] + 1];
+        if (p.b[i] != p.nb) ++p.first[p.b[i] + 1];
+    }
+    for (std::size_t k = 0; k < p.nb; ++k)
+        p.first[k + 1] += p.first[k];
+    p.entries.resize(p.first[p.nb]);
+    std::vector<std::size_t> next(p.first.begin(), p.first.end() - 1);
+    for (std::size_t i = 0; i < p.nc; ++i) {
+        p.entries[next[p.a[i]]++] = 2 * i;
+        if (p.b[i] != p.nb) p.entries[next[p.b[i]]++] = 2 * i + 1;
+    }
+}
+
+Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> contacts) {
+    check_bodies(bodies);
+    Prepared p;
+    p.bodies = &bodies;
+    p.nb = bodies.inv_mass.size();
+    p.nc = contacts.size();
+    p.a.resize(p.nc);
+    p.b.resize(p.nc);
+    p.basis.resize(p.nc);
+    p.arm_a.resize(p.nc);
+    p.arm_b.assign(p.nc, Mat3::Zero());
+    p.turn_a.resize(p.nc);
+    p.turn_b.assign(p.nc, Mat3::Zero());
+    p.mu.resize(p.nc);
+    p.bias.resize(p.nc);
+    p.weight.resize(p.nc);
+    p.step.resize(p.nc);
+    p.q.resize(p.nc);
+    for (std::size_t i = 0; i < p.nc; ++i) {
+        const SolverContact& c = contacts[i];
+        check_contact(c, i, p.nb);
+        p.a[i] = static_cast<std::size_t>(c.a);
+        p.b[i] = c.b < 0 ? p.nb : static_cast<std::size_t>(c.b);
+        p.basis[i] = rows(c.n, c.t1, c.t2);
+        p.arm_a[i] = rows(c.r_a.cross(c.n), c.r_a.cross(c.t1), c.r_a.cross(c.t2));
+        p.turn_a[i] = bodies.inv_inertia[p.a[i]] * p.arm_a[i].transpose();
+        double inv_mass = bodies.inv_mass[p.a[i]];
+        Mat3 block = p.arm_a[i] * p.turn_a[i];
+        if (p.b[i] != p.nb) {
+            p.arm_b[i] = rows(c.r_b.cross(c.n), c.r_b.cross(c.t1), c.r_b.cross(c.t2));
+            p.turn_b[i] = bodies.inv_inertia[p.b[i]] * p.arm_b[i].transpose();
+            inv_mass += bodies.inv_mass[p.b[i]];
+            block += p.arm_b[i] * p.turn_b[i];
+        }
+        block.diagonal().array() += inv_mass; // N_ii; basis orthonormal, so C C^T = 1
+        const double trace = block.trace();
+        if (!(trace > 0))
+            throw std::invalid_argument(contact_text(i) +
+                                        "joins two fixed bodies (its Delassus block is zero)");
+        p.mu[i] = c.mu;
+        p.bias[i] = c.bias;
+        p.weight[i] = 3.0 / trace;
+        if (c.mu == 0) {
+            p.step[i] = 1.0 / block(0, 0);
+        } else {
+            Eigen::SelfAdjointEigenSolver<Mat3> eigen;
+            eigen.computeDirect(block, Eigen::EigenvaluesOnly);
+            p.step[i] = 1.0 / eigen.eigenvalues().maxCoeff();
+        }
+        p.q[i] = relative_velocity(p, i, bodies.vel.data(), bodies.spin.data()) + c.bias * e_n;
+    }
+    build_lists(p);
+    return p;
+}
+
+// M^-1 D gamma: the velocity and spin increments of every body (m/s, rad/s).
+void body_increments(const Prepared& p, const std::vector<Vec3>& gamma, std::vector<Vec3>& dv,
+                     std::vector<Vec3>& dw) {
+    dv.resize(p.nb);
+    dw.resize(p.nb);
+#pragma omp parallel for schedule(static) if (p.nb >= parallel_min)
+    for (std::size_t k = 0; k < p.nb; ++k) {
+        Vec3 force = Vec3::Zero(), torque = Vec3::Zero();
+        for (std::size_t e = p.first[k]; e < p.first[k + 1]; ++e) {
+            const std::size_t i = p.entries[e] / 2;
+            const Vec3 f = p.basis[i].transpose() * gamma[i];
+            if (p.entries[e] % 2 == 0) {
+                force += f;
+                torque += p.arm_a[i].transpose() * gamma[i];
+            } else {
+                force -= f;
+                torque -= p.arm_b[i].transpose() * gamma[i];
+            }
+        }
+        dv[k] = p.bodies->inv_mass[k] * force;
+        dw[k] = p.bodies->inv_inertia[k] * torque;
+    }
+}
+
+// Scratch space of one solve.
+struct Workspace {
+    std::vector<Vec3> dv, dw;    // body increments
+    std::vector<Vec3> vel, spin; // body velocities
+    std::vector<double> partial; // block sums
+    std::vector<double> shift;   // De Saxce: mu |u_t| per contact, m/s
+    std::vector<Vec3> y;         // contact velocities u + b_n e_n, m/s
+};
+
+// N gamma (m/s) into out.
+void delassus_product(const Prepared& p, const std::vector<Vec3>& gamma, std::vector<Vec3>& out,
+                      Workspace& w) {
+    body_increments(p, gamma, w.dv, w.dw);
+    out.resize(p.nc);
+#pragma omp parallel for schedule(static) if (p.nc >= parallel_min)
+    for (std::size_t i = 0; i < p.nc; ++i)
+        out[i] = relative_velocity(p, i, w.dv.data(), w.dw.data());
+}
+
+// The velocities after the impulses (w.vel, w.spin) and the contact velocities with bias (w.y).
+void evaluate(const Prepared& p, const std::vector<Vec3>& gamma, Workspace& w) {
+    body_increments(p, gamma, w.dv, w.dw);
+    w.vel.resize(p.nb);
+    w.spin.resize(p.nb);
+    for (std::size_t k = 0; k < p.nb; ++k) {
+        w.vel[k] = p.bodies->vel[k] + w.dv[k];
+        w.spin[k] = p.bodies->spin[k] + w.dw[k];
+    }
+    w.y.resize(p.nc);
+#pragma omp parallel for schedule(static) if (p.nc >= parallel_min)
+    for (std::size_t i = 0; i < p.nc; ++i)
+        w.y[i] = relative_velocity(p, i, w.vel.data(), w.spin.data()) + p.bias[i] * e_n;
+}
+
+// The sum of term(i) over i < n, in fixed blocks added in order (the same bits for any number
+// of threads).
+template <class Term> double ordered_sum(std::size_t n, std::vector<double>& partial, Term term) {
+    const std::size_t blocks = (n + sum_block - 1) / sum_block;
+    partial.assign(blocks, 0.0);
+#pragma omp parallel for schedule(static) if (n >= parallel_min)
+    for (std::size_t k = 0; k < blocks; ++k) {
+        double s = 0;
+        const std::size_t end = std::min(n, (k + 1) * sum_block);
+        for (std::size_t i = k * sum_block; i < end; ++i)
+            s += term(i);
+        partial[k] = s;
+    }
+    double total = 0;
+    for (const double s : partial)
+        total += s;
+    return total;
+}
+
+// |gamma - Proj_K(gamma - g y)| / g (m/s): the natural map of one contact as a velocity; a NaN
+// counts as infinite so that it can never pass a test.
+double contact_residual(const Vec3& gamma, const Vec3& y, double g, double mu) {
+    const double r = (gamma - project_on_cone(gamma - g * y, mu)).norm() / g;
+    return std::isnan(r) ? infinity : r;
+}
+
+// The largest contact residual (m/s) for contact velocities y(i) without the shift.
+template <class Velocity>
+double max_residual(const Prepared& p, const std::vector<Vec3>& gamma,
+                    const std::vector<double>& shift, Velocity y) {
+    double r = 0;
+#pragma omp parallel for schedule(static) reduction(max : r) if (p.nc >= parallel_min)
+    for (std::size_t i = 0; i < p.nc; ++i)
+        r = std::max(r, contact_residual(gamma[i], y(i) + shift[i] * e_n, p.weight[i], p.mu[i]));
+    return r;
+}
+
+struct CcpResult {
+    int iterations = 0;
+    double residual = 0; // m/s
+    bool converged = false;
+};
+
+// Projected Gauss-Seidel/SOR: per contact in index order, one projected gradient step on its
+// Delassus block with the scalar step omega / lambda_max(N_ii) (a descent step, so f decreases
+// at every update), the body velocities updated at once.
+CcpResult solve_pgs(const Prepared& p, const ContactSolverOptions& o, double tolerance,
+                    std::vector<Vec3>& gamma, Workspace& w) {
+    evaluate(p, gamma, w);
+    Vec3* v = w.vel.data();
+    Vec3* s = w.spin.data();
+    const auto current = [&](std::size_t i) -> Vec3 {
+        return relative_velocity(p, i, v, s) + p.bias[i] * e_n;
+    };
+    double res = max_residual(p, gamma, w.shift, current);
+    if (res <= tolerance) return {0, res, true};
+    const std::span<const double> inv_mass = p.bodies->inv_mass;
+    for (int it = 1; it <= o.max_iterations; ++it) {
+        // The residual of each contact as the sweep reaches it: when all are small the sweep
+        // barely moved, and the residual of the whole state is worth computing.
+        double sweep = 0;
+        for (std::size_t i = 0; i < p.nc; ++i) {
+            const Vec3 y = current(i) + w.shift[i] * e_n;
+            const Vec3 old = gamma[i];
+            sweep = std::max(sweep, contact_residual(old, y, p.weight[i], p.mu[i]));
+            gamma[i] = project_on_cone(old - o.sor * p.step[i] * y, p.mu[i]);
+            const Vec3 d = gamma[i] - old;
+            const Vec3 f = p.basis[i].transpose() * d;
+            v[p.a[i]] += inv_mass[p.a[i]] * f;
+            s[p.a[i]] += p.turn_a[i] * d;
+            if (p.b[i] != p.nb) {
+                v[p.b[i]] -= inv_mass[p.b[i]] * f;
+                s[p.b[i]] -= p.turn_b[i] * d;
+            }
+        }
+        if (sweep <= tolerance) {
+            res = max_residual(p, gamma, w.shift, current);
+            if (res <= tolerance) return {it, res, true};
+        }
+    }
+    return {o.max_iterations, max_residual(p, gamma, w.shift, current), false};
+}
+
+// APGD vectors.
+struct Apgd {
+    std::vector<Vec3> gamma, gamma_new, n_gamma, n_gamma_new, y, n_y, grad, best, dir;
+};
+
+// Mazhar et al. 2015, Algorithm 1, in the metric of the weights g_i: steps
+// gamma+ = Proj_K(y - (g_i / L) grad f(y)), L dimensionless (the largest eigenvalue of
+// G^1/2 N G^1/2 bounds it), found by backtracking on f(gamma+) <= f(y) + grad.(gamma+ - y) +
+// (L/2) |gamma+ - y|^2_(G^-1), which for a quadratic is d.N d <= L |d|^2_(G^-1), d = gamma+ - y
+// (no difference of f values, so no cancellation near the solution). Restart when the gradient
+// and the step disagree; the iterate of least residual is returned.
+CcpResult solve_apgd(const Prepared& p, const ContactSolverOptions& o, double tolerance,
+                     std::vector<Vec3>& gamma, Workspace& w) {
+    const std::size_t nc = p.nc;
+    Apgd a;
+    a.gamma = gamma;
+    delassus_product(p, a.gamma, a.n_gamma, w);
+    const auto gradient = [&](const std::vector<Vec3>& n_x, std::size_t i) -> Vec3 {
+        return n_x[i] + p.q[i] + w.shift[i] * e_n;
+    };
+    double best = max_residual(p, a.gamma, w.shift,
+                               [&](std::size_t i) -> Vec3 { return a.n_gamma[i] + p.q[i]; });
+    if (best <= tolerance) return {0, best, true};
+    a.best = a.gamma;
+    // Step 5: L from N along one direction (all ones in the scaled variables G^-1/2 gamma).
+    a.dir.resize(nc);
+    for (std::size_t i = 0; i < nc; ++i)
+        a.dir[i] = Vec3::Constant(std::sqrt(p.weight[i]));
+    delassus_product(p, a.dir, a.n_y, w);
+    double lip =
+        std::sqrt(ordered_sum(nc, w.partial,
+                              [&](std::size_t i) { return p.weight[i] * a.n_y[i].squaredNorm(); }) /
+                  (3.0 * static_cast<double>(nc)));
+    if (!(lip > 0) || !std::isfinite(lip)) lip = 1;
+    a.y = a.gamma;
+    a.n_y = a.n_gamma;
+    a.grad.resize(nc);
+    a.gamma_new.resize(nc);
+    double theta = 1;
+    int it = 1;
+    for (; it <= o.max_iterations; ++it) {
+        for (std::size_t i = 0; i < nc; ++i)
+            a.grad[i] = gradient(a.n_y, i);
+        for (int tries = 0;; ++tries) {
+#pragma omp parallel for schedule(static) if (nc >= parallel_min)
+            for (std::size_t i = 0; i < nc; ++i)
+                a.gamma_new[i] = project_on_cone(a.y[i] - (p.weight[i] / lip) * a.grad[i], p.mu[i]);
+            delassus_product(p, a.gamma_new, a.n_gamma_new, w);
+            const double dnd = ordered_sum(nc, w.partial, [&](std::size_t i) {
+                return (a.gamma_new[i] - a.y[i]).dot(a.n_gamma_new[i] - a.n_y[i]);
+            });
+            const double dwd = ordered_sum(nc, w.partial, [&](std::size_t i) {
+                return (a.gamma_new[i] - a.y[i]).squaredNorm() / p.weight[i];
+            });
+            if (!(dnd > lip * dwd) || tries == max_backtracks) break;
+            lip *= 2;
+        }
+        const double theta_new = 0.5 * (-theta * theta + theta * std::sqrt(theta * theta + 4));
+        const double beta = theta * (1 - theta) / (theta * theta + theta_new);
+        const double res = max_residual(p, a.gamma_new, w.shift, [&](std::size_t i) -> Vec3 {
+            return a.n_gamma_new[i] + p.q[i];
+        });
+        if (res < best) {
+            best = res;
+            a.best = a.gamma_new;
+        }
+        if (best <= tolerance) break;
+        const double agree = ordered_sum(nc, w.partial, [&](std::size_t i) {
+            return a.grad[i].dot(a.gamma_new[i] - a.gamma[i]);
+        });
+        if (agree > 0) { // adaptive restart (O'Donoghue & Candes 2015)
+            a.y = a.gamma_new;
+            a.n_y = a.n_gamma_new;
+            theta = 1;
+        } else {
+            for (std::size_t i = 0; i < nc; ++i) {
+                a.y[i] = a.gamma_new[i] + beta * (a.gamma_new[i] - a.gamma[i]);
+                a.n_y[i] = a.n_gamma_new[i] + beta * (a.n_gamma_new[i] - a.n_gamma[i]);
+            }
+            theta = theta_new;
+        }
+        lip *= 0.9;
+        std::swap(a.gamma, a.gamma_new);
+        std::swap(a.n_gamma, a.n_gamma_new);
+    }
+    gamma = a.best;
+    return {std::min(it, o.max_iterations), best, best <= tolerance};
+}
+
+// mu |u_t| of every contact from w.y (m/s) into shift; returns the largest change.
+double update_shift(const Prepared& p, const Workspace& w, std::vector<double>& shift) {
+    double change = 0;
+    for (std::size_t i = 0; i < p.nc; ++i) {
+        const double s = p.mu[i] * w.y[i].tail<2>().norm();
+        change = std::max(change, std::abs(s - shift[i]));
+        shift[i] = s;
+    }
+    return change;
+}
+
+} // namespace
+
+std::pair<Vec3, Vec3> tangent_basis(const Vec3& n) {
+    int axis = 0;
+    for (int k = 1; k < 3; ++k)
+        if (std::abs(n[k]) < std::abs(n[axis])) axis = k;
+    const Vec3 t1 = n.cross(Vec3::Unit(axis)).normalized();
+    return {t1, n.cross(t1)};
+}
+
+ContactSolution solve_contacts(const SolverBodies& bodies, std::span<const SolverContact> contacts,
+                               const ContactSolverOptions& options) {
+    check_options(options);
+    const Prepared p = prepare(bodies, contacts);
+    ContactSolution out;
+    std::vector<Vec3> gamma(p.nc);
+    for (std::size_t i = 0; i < p.nc; ++i)
+        gamma[i] = project_on_cone(contacts[i].warm, p.mu[i]);
+    Workspace w;
+    w.shift.assign(p.nc, 0.0);
+    evaluate(p, gamma, w);
+    double vref = options.reference_speed;
+    if (vref == 0)
+        for (std::size_t i = 0; i < p.nc; ++i)
+            vref = std::max({vref, p.q[i].norm(), (w.y[i] - p.q[i]).norm()});
+    out.reference_speed = vref;
+    if (vref == 0) { // nothing moves and nothing pushes: gamma = 0 solves exactly
+        out.impulse.assign(p.nc, Vec3::Zero());
+        out.vel.assign(bodies.vel.begin(), bodies.vel.end());
+        out.spin.assign(bodies.spin.begin(), bodies.spin.end());
+        out.converged = true;
+        return out;
+    }
+    const auto solve = [&](double tolerance) {
+        const CcpResult r = options.method == ContactMethod::pgs
+                                ? solve_pgs(p, options, tolerance, gamma, w)
+                                : solve_apgd(p, options, tolerance, gamma, w);
+        out.iterations += r.iterations;
+        ++out.ccp_solves;
+        return r;
+    };
+    const auto coulomb_residual = [&] {
+        evaluate(p, gamma, w);
+        out.shift_change = update_shift(p, w, w.shift) / vref;
+        return max_residual(p, gamma, w.shift, [&](std::size_t i) -> Vec3 { return w.y[i]; });
+    };
+    if (!options.coulomb) {
+        out.converged = solve(options.tolerance * vref).converged;
+        evaluate(p, gamma, w);
+        out.residual =
+            max_residual(p, gamma, w.shift, [&](std::size_t i) -> Vec3 { return w.y[i]; }) / vref;
+    } else {
+        // The De Saxce fixed point. Each CCP is solved only as far as the shift is known:
+        // to a fraction of the Coulomb residual it starts from, and at least to the tolerance.
+        const double floor =
+            std::min(options.tolerance, coulomb_inner_fraction * options.coulomb_tolerance) * vref;
+        double residual = coulomb_residual();
+        out.shift_change = 0;
+        for (int pass = 0;
+             residual > options.coulomb_tolerance * vref && pass < options.coulomb_max_iterations;
+             ++pass) {
+            solve(std::max(floor, coulomb_inexact_fraction * residual));
+            residual = coulomb_residual();
+        }
+        out.residual = residual / vref;
+        out.converged = residual <= options.coulomb_tolerance * vref;
+    }
+    out.impulse = std::move(gamma);
+    out.vel = std::move(w.vel);
+    out.spin = std::move(w.spin);
+    return out;
+}
+
+std::vector<integrate::WorkCounter> work_counters(const ContactSolution& s) {
+    return {{"contact_iterations", static_cast<double>(s.iterations)},
+            {"contact_ccp_solves", static_cast<double>(s.ccp_solves)},
+            {"contact_residual", s.residual},
+            {"contact_converged", s.converged ? 1.0 : 0.0}};
+}
+
+} // namespace rubble::polyhedra
