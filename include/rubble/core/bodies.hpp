@@ -134,6 +134,12 @@ struct Bodies {
     void set_free_sphere(std::size_t k, double m, double r);
     /// The catalogue of hull shapes (empty when there are none).
     [[nodiscard]] const HullShapes& hull_shapes() const;
+    /// The catalogue itself (null when there are no shapes), for a cache that must know
+    /// whether the shapes are still the ones it was made from: holding it keeps them alive, so
+    /// the same pointer means the same shapes.
+    [[nodiscard]] std::shared_ptr<const HullShapes> hull_shapes_shared() const {
+        return hull_shapes_;
+    }
     /// Adds a shape to the catalogue, moved so that its centroid (its centre of mass at any
     /// uniform density) is at the origin, and returns its index. Copies the catalogue first
     /// when another Bodies shares it.

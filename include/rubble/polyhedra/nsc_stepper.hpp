@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The non-smooth contact (NSC) stepper of polyhedral grains (issue 21, item 4; docs/polyhedra.md,
+// "The NSC stepper"): the contact stage of rubble's kick-drift-kick step for bodies that are
+// convex polyhedra.
+//
+// Velocity-level time stepping (Anitescu & Tasora 2010; Tasora & Anitescu 2011), fitted into the
+// leapfrog: Simulation's first half-kick gives each body its free velocity (gravity and external
+// fields included); this stepper finds the contacts at the start of the step, solves their
+// impulses so that the velocities the drift will use satisfy the contact conditions
+// (contact_solver.hpp), and drifts with them (positions on straight lines, orientations by the
+// exact torque-free rotation, integrate/free_rotor.hpp, which is the exponential map of Ferrari
+// et al. 2017 for a body whose spin is constant and also keeps an asymmetric body's angular
+// momentum); the second half-kick follows. The positions of a step are those of semi-implicit
+// Euler on the free velocity of the leapfrog, so the gravity of a contact-free cloud is
+// integrated by the symplectic leapfrog itself.
+//
+// Contacts. Each shape is its margin core (shapes::shrunk) grown by a ball of radius `margin`,
+// so shallow contacts are separations of the cores, found by GJK (gjk.hpp) rather than depths
+// (Ferrari et al. 2017, sec. 2.3); cores that overlap (penetration beyond the margin) get their
+// depth and normal from EPA (epa.hpp). Candidate pairs come from the broad phase (bounding
+// spheres grown by what the bodies can travel in the step plus the envelope); each pair whose
+// gap is within the envelope plus its approach in the step gets a manifold of one to four points
+// (manifold.hpp); each plane wall gets the core vertices within that reach. A contact with gap
+// g >= 0 allows the bodies to approach by g in the step (a speculative contact: no tunnelling,
+// no impulse until it closes); one with g < 0 is pushed apart at no more than recovery_speed.
+// Newton restitution e applies to approach speeds above bounce_speed.
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "rubble/boundaries/wall.hpp"
+#include "rubble/integrate/stepper.hpp"
+#include "rubble/polyhedra/contact_solver.hpp"
+
+namespace rubble::polyhedra {
+
+struct NscConfig {
+    double mu = 0.5;             ///< Coulomb friction coefficient, >= 0
+    double restitution = 0.0;    ///< Newton's e in [0, 1]
+    double bounce_speed = 0.0;   ///< m/s, approach speeds at or below it do not bounce
+    double margin = 0.0;         ///< m, > 0: the cores are the shapes shrunk by it
+    double envelope = 0.0;       ///< m, >= 0: gaps up to it (plus the approach) are contacts
+    double recovery_speed = 0.0; ///< m/s, > 0: the most an overlap is pushed apart at
+    ContactSolverOptions solver;
+    /// Fixed planes (boundaries::WallShape::plane, at rest) the polyhedra rest on.
+    std::vector<boundaries::Wall> walls;
+};
+
+/// Throws InputError naming the value when a config value is out of its range.
+void check_nsc_config(const NscConfig& c);
+
+/// One contact point of the last advance, for tests and diagnostics.
+struct NscContact {
+    std::int64_t a = 0;  ///< body row
+    std::int64_t b = -1; ///< body row, or -1 for a wall
+    std::int32_t wall = -1;
+    Vec3 point = Vec3::Zero();   ///< m, world
+    Vec3 normal = Vec3::Zero();  ///< unit, from b to a
+    double gap = 0.0;            ///< m at the start of the step
+    Vec3 impulse = Vec3::Zero(); ///< N s on a, world
+};
+
+class NscStepper final : public integrate::Stepper {
+public:
+    explicit NscStepper(NscConfig config);
+    [[nodiscard]] std::string name() const override { return "nsc"; }
+    [[nodiscard]] bool resolves_contacts() const override { return true; }
+    /// Throws InputError when b holds bodies that are not polyhedra or a shape too small for
+    /// the margin.
+    integrate::StepStats advance(Bodies& b, double h, double t0, bool may_abandon) override;
+    void discard() override { warm_.clear(); }
+    /// The contacts of the last advance, with their impulses.
+    [[nodiscard]] const std::vector<NscContact>& contacts() const { return contacts_; }
+    /// The solver's report of the last advance.
+    [[nodiscard]] const ContactSolution& last_solution() const { return solution_; }
+
+private:
+    struct WarmKey {
+        std::int64_t id_a, id_b; // body ids; id_b = -1 - wall index for a wall
+        std::uint64_t feature;
+        bool operator==(const WarmKey&) const = default;
+    };
+    struct WarmKeyHash {
+        std::size_t operator()(const WarmKey& k) const;
+    };
+
+    void refresh_cores(const Bodies& b);
+
+    NscConfig config_;
+    std::shared_ptr<const HullShapes> shapes_seen_; ///< the catalogue cores_ were made from
+    std::vector<shapes::Polyhedron> cores_;
+    std::unordered_map<WarmKey, Vec3, WarmKeyHash> warm_; ///< last step's impulses, world
+    std::vector<NscContact> contacts_;
+    ContactSolution solution_;
+};
+
+} // namespace rubble::polyhedra

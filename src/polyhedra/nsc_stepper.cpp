@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: MIT
+#include "rubble/polyhedra/nsc_stepper.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "rubble/core/error.hpp"
+#include "rubble/core/rigid_body.hpp"
+#include "rubble/integrate/leapfrog.hpp"
+#include "rubble/polyhedra/broad_phase.hpp"
+#include "rubble/polyhedra/epa.hpp"
+#include "rubble/polyhedra/gjk.hpp"
+#include "rubble/polyhedra/manifold.hpp"
+#include "rubble/polyhedra/support.hpp"
+
+namespace rubble::polyhedra {
+namespace {
+
+Point3 point3(const Vec3& x) {
+    return Point3{x.x(), x.y(), x.z()};
+}
+Vec3 vec3(const Point3& p) {
+    return Vec3(p.x, p.y, p.z);
+}
+
+// A body's state as the contact search sees it at the start of the step.
+struct Placed {
+    Pose pose;
+    std::vector<Point3> world; // core vertices, world
+    double rim_speed = 0.0;    // m/s, |w| times the circumradius: the fastest a vertex turns
+};
+
+// One contact before the solve: bodies, point, normal from b to a, gap, warm-start key.
+struct Found {
+    std::int64_t a, b;
+    std::int32_t wall;
+    Vec3 point, normal;
+    double gap;
+    std::uint64_t feature;
+};
+
+void plane_contacts(const Bodies& b, std::size_t k, const Placed& p, const boundaries::Wall& w,
+                    std::int32_t wall, double margin, double reach, std::vector<Found>& out) {
+    for (std::size_t v = 0; v < p.world.size(); ++v) {
+        const Vec3 x = vec3(p.world[v]);
+        const double gap = w.normal.dot(x - w.point) - margin;
+        if (gap > reach) continue;
+        out.push_back(Found{static_cast<std::int64_t>(k), -1, wall, x - margin * w.normal, w.normal,
+                            gap, static_cast<std::uint64_t>(v)});
+    }
+    (void)b;
+}
+
+} // namespace
+
+std::size_t NscStepper::WarmKeyHash::operator()(const WarmKey& k) const {
+    const auto mix = [](std::uint64_t h, std::uint64_t x) {
+        return (h ^ x) * 0x100000001b3ULL; // FNV-1a step
+    };
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    h = mix(h, static_cast<std::uint64_t>(k.id_a));
+    h = mix(h, static_cast<std::uint64_t>(k.id_b));
+    h = mix(h, k.feature);
+    return static_cast<std::size_t>(h);
+}
+
+void check_nsc_config(const NscConfig& c) {
+    const auto fail = [](const std::string& what) { throw InputError("contacts: " + what); };
+    if (!(c.mu >= 0.0) || !std::isfinite(c.mu))
+        fail("mu = " + std::to_string(c.mu) + " must be >= 0");
+    if (!(c.restitution >= 0.0 && c.restitution <= 1.0))
+        fail("restitution = " + std::to_string(c.restitution) + " must be in [0, 1]");
+    if (!(c.bounce_speed >= 0.0) || !std::isfinite(c.bounce_speed))
+        fail("bounce_speed = " + std::to_string(c.bounce_speed) + " m/s must be >= 0");
+    if (!(c.margin > 0.0) || !std::isfinite(c.margin))
+        fail("margin = " + std::to_string(c.margin) + " m must be > 0");
+    if (!(c.envelope >= 0.0) || !std::isfinite(c.envelope))
+        fail("envelope = " + std::to_string(c.envelope) + " m must be >= 0");
+    if (!(c.recovery_speed > 0.0) || !std::isfinite(c.recovery_speed))
+        fail("recovery_speed = " + std::to_string(c.recovery_speed) + " m/s must be > 0");
+    for (const boundaries::Wall& w : c.walls) {
+        if (w.shape != boundaries::WallShape::plane)
+            fail(w.name + ": polyhedra take plane walls only (boxes are six planes)");
+        if (w.velocity != Vec3::Zero() || w.angular_velocity != 0.0)
+            fail(w.name + ": polyhedra take walls at rest only");
+    }
+}
+
+NscStepper::NscStepper(NscConfig config) : config_(std::move(config)) {
+    check_nsc_config(config_);
+}
+
+void NscStepper::refresh_cores(const Bodies& b) {
+    const auto shapes = b.hull_shapes_shared();
+    if (shapes == shapes_seen_) return;
+    cores_.clear();
+    if (shapes) {
+        for (std::size_t k = 0; k < shapes->size(); ++k) {
+            try {
+                cores_.push_back(shapes::shrunk((*shapes)[k], config_.margin));
+            } catch (const std::invalid_argument& e) {
+                throw InputError("contacts: hull shape " + std::to_string(k) +
+                                 " is too small for " + "the collision margin: " + e.what());
+            }
+        }
+    }
+    shapes_seen_ = shapes;
+}
+
+integrate::StepStats NscStepper::advance(Bodies& b, double h, double /*t0*/, bool /*may_abandon*/) {
+    const std::size_t n = b.size();
+    if (b.hulls.size() != n)
+        throw InputError("the polyhedral contact stepper moves polyhedra only (" +
+                         std::to_string(n - b.hulls.size()) + " of " + std::to_string(n) +
+                         " bodies are not)");
+    refresh_cores(b);
+    const double m = config_.margin;
+
+    // Every body placed: its pose and its core's world vertices.
+    std::vector<Placed> placed(n);
+    std::vector<double> reach(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        const auto shape = static_cast<std::size_t>(b.hulls.shape[k]);
+        const auto body = static_cast<std::size_t>(b.hulls.body[k]);
+        Placed& p = placed[body];
+        p.pose = Pose{b.pos[body], b.orientation[body].toRotationMatrix()};
+        for (const Vec3& v : cores_[shape].hull.vertices)
+            p.world.push_back(point3(p.pose.position + p.pose.rotation * v));
+        p.rim_speed = b.spin[body].norm() * b.radius[body];
+        // What the body can cover in the step, and half the envelope each.
+        reach[body] =
+            b.radius[body] + h * (b.vel[body].norm() + p.rim_speed) + 0.5 * config_.envelope;
+    }
+    std::vector<std::size_t> shape_of(n);
+    for (std::size_t k = 0; k < n; ++k)
+        shape_of[static_cast<std::size_t>(b.hulls.body[k])] =
+            static_cast<std::size_t>(b.hulls.shape[k]);
+
+    std::vector<Found> found;
+    for (const auto& [i, j] : sphere_pairs(b.pos, reach)) {
+        const auto ui = static_cast<std::size_t>(i), uj = static_cast<std::size_t>(j);
+        const Placed &pa = placed[ui], &pb = placed[uj];
+        // Contacts the pair can reach in the step: the envelope plus its approach.
+        const double approach = h * ((b.vel[ui] - b.vel[uj]).norm() + pa.rim_speed + pb.rim_speed);
+        const double max_gap = config_.envelope + approach;
+        const WorldPolytopeSupport sa{pa.world.data(), static_cast<int>(pa.world.size())};
+        const WorldPolytopeSupport sb{pb.world.data(), static_cast<int>(pb.world.size())};
+        const Point3 towards_b = point3(b.pos[uj] - b.pos[ui]);
+        const GjkResult g = gjk_distance(sa, sb, towards_b);
+        Vec3 normal; // from b to a
+        if (!g.overlap && g.distance > 0.0) {
+            if (g.distance - 2.0 * m > max_gap) continue;
+            normal = (vec3(g.on_a) - vec3(g.on_b)) / g.distance;
+        } else {
+            // The cores overlap: penetration beyond the margin, the normal from EPA (its normal
+            // points from A to B).
+            const PenetrationResult e = penetration_depth(sa, sb, towards_b);
+            normal = e.overlap ? -vec3(e.normal) : Vec3(b.pos[ui] - b.pos[uj]).normalized();
+        }
+        const ContactManifold mf =
+            contact_manifold(PlacedPolyhedron{cores_[shape_of[ui]], pa.pose, m},
+                             PlacedPolyhedron{cores_[shape_of[uj]], pb.pose, m}, normal, max_gap);
+        for (int k = 0; k < mf.count; ++k) {
+            const ContactPoint& c = mf.points[static_cast<std::size_t>(k)];
+            found.push_back(Found{i, j, -1, 0.5 * (c.on_a + c.on_b), mf.normal, c.gap, c.id.key()});
+        }
+    }
+    for (std::size_t w = 0; w < config_.walls.size(); ++w) {
+        const boundaries::Wall& wall = config_.walls[w];
+        for (std::size_t k = 0; k < n; ++k) {
+            const double approach =
+                h * (std::max(0.0, -wall.normal.dot(b.vel[k])) + placed[k].rim_speed);
+            if (wall.normal.dot(b.pos[k] - wall.point) - b.radius[k] > config_.envelope + approach)
+                continue;
+            plane_contacts(b, k, placed[k], wall, static_cast<std::int32_t>(w), m,
+                           config_.envelope + approach, found);
+        }
+    }
+
+    // The solver's view: inverse masses and inertias, free velocities, contacts with biases.
+    std::vector<double> inv_mass(n);
+    std::vector<Mat3> inv_inertia(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        inv_mass[k] = 1.0 / b.mass[k];
+        inv_inertia[k] = inverse_inertia_tensor(principal_to_inertial(b, k), b.inertia[k]);
+    }
+    std::vector<SolverContact> contacts(found.size());
+    integrate::StepStats stats;
+    double fastest = 0.0; // m/s, the largest relative speed at a contact: the solver's scale
+    for (std::size_t c = 0; c < found.size(); ++c) {
+        const Found& f = found[c];
+        SolverContact& s = contacts[c];
+        const auto a = static_cast<std::size_t>(f.a);
+        s.a = f.a;
+        s.b = f.b;
+        s.r_a = f.point - b.pos[a];
+        Vec3 u = b.vel[a] + b.spin[a].cross(s.r_a);
+        double sum_radii = b.radius[a];
+        if (f.b >= 0) {
+            const auto ub = static_cast<std::size_t>(f.b);
+            s.r_b = f.point - b.pos[ub];
+            u -= b.vel[ub] + b.spin[ub].cross(s.r_b);
+            sum_radii += b.radius[ub];
+        }
+        s.n = f.normal;
+        std::tie(s.t1, s.t2) = tangent_basis(s.n);
+        s.mu = config_.mu;
+        // Speculative (g >= 0): approach by at most the gap; overlapping: part at most at the
+        // recovery speed; fast approaches bounce with Newton's e.
+        const double un = u.dot(s.n);
+        fastest = std::max(fastest, u.norm());
+        double bias = f.gap >= 0.0 ? f.gap / h : std::max(f.gap / h, -config_.recovery_speed);
+        if (config_.restitution > 0.0 && un < -config_.bounce_speed && f.gap + h * un < 0.0)
+            bias = std::min(bias, config_.restitution * un);
+        s.bias = bias;
+        const WarmKey key{b.id[a], f.b >= 0 ? b.id[static_cast<std::size_t>(f.b)] : -1 - f.wall,
+                          f.feature};
+        if (const auto it = warm_.find(key); it != warm_.end())
+            s.warm = Vec3(it->second.dot(s.n), it->second.dot(s.t1), it->second.dot(s.t2));
+        if (f.gap < 0.0) {
+            ++stats.overlaps;
+            stats.max_overlap = std::max(stats.max_overlap, -f.gap / sum_radii);
+        }
+    }
+    // The solver's tolerance is relative to the contacts' own speeds, not to the biases of
+    // speculative contacts (a gap over the step can be far faster than anything moving).
+    ContactSolverOptions options = config_.solver;
+    if (options.reference_speed == 0.0) options.reference_speed = fastest;
+    const SolverBodies bodies{inv_mass, inv_inertia, b.vel, b.spin};
+    if (contacts.empty()) {
+        solution_ = ContactSolution{{}, b.vel, b.spin, 0, 0, 0.0, 0.0, 0.0, true};
+    } else {
+        solution_ = solve_contacts(bodies, contacts, options);
+    }
+
+    warm_.clear();
+    contacts_.clear();
+    for (std::size_t c = 0; c < found.size(); ++c) {
+        const Found& f = found[c];
+        const SolverContact& s = contacts[c];
+        const Vec3& g = solution_.impulse[c];
+        const Vec3 impulse = g.x() * s.n + g.y() * s.t1 + g.z() * s.t2;
+        const WarmKey key{b.id[static_cast<std::size_t>(f.a)],
+                          f.b >= 0 ? b.id[static_cast<std::size_t>(f.b)] : -1 - f.wall, f.feature};
+        warm_[key] = impulse;
+        contacts_.push_back(NscContact{f.a, f.b, f.wall, f.point, f.normal, f.gap, impulse});
+    }
+    b.vel = solution_.vel;
+    b.spin = solution_.spin;
+    integrate::drift(b, h);
+
+    stats.contacts = static_cast<std::int64_t>(found.size());
+    stats.work = work_counters(solution_);
+    return stats;
+}
+
+} // namespace rubble::polyhedra
