@@ -80,6 +80,89 @@ std::array<int, 4> initial_simplex(const std::vector<Vec3>& p, double tol) {
     return {a, b, c, d};
 }
 
+using Edge = std::pair<int, int>;
+
+// The boundary of the faces marked in `in`: their directed edges whose reverse belongs to a
+// face not marked (oriented as the marked faces have them). Empty when it is not one simple
+// loop (a vertex met twice, or more than one loop).
+std::vector<Edge> simple_boundary(const std::vector<Face>& faces, const std::map<Edge, int>& owner,
+                                  const std::vector<std::uint8_t>& in) {
+    std::map<int, int> next; // start vertex -> end vertex
+    for (std::size_t f = 0; f < faces.size(); ++f) {
+        if (!in[f]) continue;
+        for (int e = 0; e < 3; ++e) {
+            const int u = faces[f].v[e], w = faces[f].v[(e + 1) % 3];
+            if (in[static_cast<std::size_t>(owner.at({w, u}))]) continue;
+            if (!next.emplace(u, w).second) return {}; // a vertex twice: pinched
+        }
+    }
+    std::vector<Edge> loop;
+    if (next.empty()) return loop;
+    int u = next.begin()->first;
+    do {
+        const auto it = next.find(u);
+        if (it == next.end()) return {};
+        loop.emplace_back(u, it->second);
+        u = it->second;
+    } while (u != next.begin()->first && loop.size() <= next.size());
+    if (loop.size() != next.size()) return {}; // more than one loop
+    return loop;
+}
+
+// The faces that a new point x replaces (visible) and the horizon its new faces join, one
+// simple loop: false when no face sees x beyond tol. With exact arithmetic the faces that see a
+// point outside a convex polytope form a disc; with a tolerance, faces seen by less than tol
+// can be missing from it (a hole, or a second patch, which would give a surface that is not
+// closed). So the region is grown from the face that sees x farthest over edges to faces that
+// see it beyond tol, and, while its boundary is not one loop, also to neighbouring faces that x
+// lies within tol of (their planes through x are the same to round-off). A point for which no
+// loop is found after that lies within round-off of the hull's surface and is left out.
+bool visible_region(const std::vector<Face>& faces, const Vec3& x, double tol,
+                    std::vector<std::uint8_t>& visible, std::vector<Edge>& horizon) {
+    const std::size_t nf = faces.size();
+    std::vector<double> height(nf);
+    std::size_t top = nf;
+    double highest = tol;
+    for (std::size_t f = 0; f < nf; ++f) {
+        height[f] = faces[f].normal.dot(x) - faces[f].offset;
+        if (height[f] > highest) {
+            highest = height[f];
+            top = f;
+        }
+    }
+    if (top == nf) return false;
+    std::map<Edge, int> owner;
+    for (std::size_t f = 0; f < nf; ++f)
+        for (int e = 0; e < 3; ++e)
+            owner[{faces[f].v[e], faces[f].v[(e + 1) % 3]}] = static_cast<int>(f);
+    visible.assign(nf, 0);
+    const auto grow = [&](double threshold) {
+        std::vector<std::size_t> stack;
+        for (std::size_t f = 0; f < nf; ++f)
+            if (visible[f]) stack.push_back(f);
+        while (!stack.empty()) {
+            const std::size_t f = stack.back();
+            stack.pop_back();
+            for (int e = 0; e < 3; ++e) {
+                const auto g =
+                    static_cast<std::size_t>(owner.at({faces[f].v[(e + 1) % 3], faces[f].v[e]}));
+                if (!visible[g] && height[g] > threshold) {
+                    visible[g] = 1;
+                    stack.push_back(g);
+                }
+            }
+        }
+    };
+    visible[top] = 1;
+    grow(tol);
+    horizon = simple_boundary(faces, owner, visible);
+    if (horizon.empty()) { // the flood is complete: one retry with the wider threshold
+        grow(-tol);
+        horizon = simple_boundary(faces, owner, visible);
+    }
+    return !horizon.empty();
+}
+
 } // namespace
 
 std::pair<Vec3, double> triangle_plane(const Vec3& a, const Vec3& b, const Vec3& c) {
@@ -162,22 +245,14 @@ ConvexHull convex_hull(const std::vector<Vec3>& p) {
     for (std::size_t i = 0; i < p.size(); ++i) {
         const int k = static_cast<int>(i);
         if (k == a || k == b || k == c || k == d) continue;
-        // Faces that see the point; their boundary (edges not shared by two of them) is the
-        // horizon, which the point joins with new faces (oriented as the faces they replace).
-        std::map<std::pair<int, int>, int> edges;
+        std::vector<Edge> horizon;
+        std::vector<std::uint8_t> visible;
+        if (!visible_region(faces, p[i], tol, visible, horizon)) continue; // inside or on
         std::vector<Face> kept;
-        for (const Face& f : faces) {
-            if (f.normal.dot(p[i]) - f.offset > tol) {
-                for (int e = 0; e < 3; ++e)
-                    edges[{f.v[e], f.v[(e + 1) % 3]}] += 1;
-            } else {
-                kept.push_back(f);
-            }
-        }
-        if (edges.empty()) continue; // inside or on the hull
-        for (const auto& [edge, count] : edges)
-            if (!edges.contains({edge.second, edge.first}))
-                kept.push_back(make_face(p, edge.first, edge.second, k));
+        for (std::size_t f = 0; f < faces.size(); ++f)
+            if (!visible[f]) kept.push_back(faces[f]);
+        for (const Edge& e : horizon)
+            kept.push_back(make_face(p, e.first, e.second, k));
         faces = std::move(kept);
     }
     // Points inserted before the corners that later enclose them stay on the faces (the
