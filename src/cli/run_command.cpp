@@ -326,8 +326,21 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
                               s.state.time, s.first_step);
     out << "rubble: " << n_bodies << " bodies, gravity backend " << sim.gravity().name() << ", "
         << n_total << " steps of " << s.config.dt << " s\n";
-    sim.set_stepper(integrate::make_stepper(s.config.collisions_enabled, s.config.collisions));
-    if (sim.stepper().resolves_contacts()) {
+    sim.set_stepper(
+        integrate::make_stepper(s.config.collisions_enabled, s.config.collisions, sim.bodies()));
+    if (sim.stepper().resolves_contacts() && sim.bodies().hulls.size() > 0) {
+        const auto& k = s.config.collisions;
+        const auto& poly = k.polyhedra;
+        out << "collisions: polyhedra (non-smooth contact, "
+            << enum_name(polyhedra::contact_method_names, poly.solver.method) << "), mu = " << k.mu
+            << ", restitution " << k.eps_n << " above " << k.v_min << " m/s, margin ";
+        if (poly.margin > 0.0)
+            out << poly.margin << " m";
+        else
+            out << "auto";
+        if (!k.walls.empty()) out << ", " << k.walls.size() << " wall(s)";
+        out << "\n";
+    } else if (sim.stepper().resolves_contacts()) {
         const auto& k = s.config.collisions;
         out << "collisions: " << enum_name(collisions::outcome_names, k.outcome)
             << ", eps_n = " << k.eps_n << ", eps_t = " << k.eps_t << ", v_min = " << k.v_min

@@ -89,7 +89,9 @@ double circumradius(const shapes::ConvexHull& h, const Vec3& centre) {
     return r;
 }
 
-shapes::ConvexHull grain_hull(const GrainConfig& g, double r, Rng& rng) {
+} // namespace
+
+shapes::ConvexHull make_grain_hull(const GrainConfig& g, double r, Rng& rng) {
     shapes::ConvexHull h;
     switch (g.kind) {
     case GrainKind::cube:
@@ -101,6 +103,9 @@ shapes::ConvexHull grain_hull(const GrainConfig& g, double r, Rng& rng) {
     case GrainKind::tetrahedron:
         h = tetrahedron_hull(1.0);
         break;
+    case GrainKind::vertices:
+        h = g.vertex_hull;
+        break;
     default:
         h = random_ellipsoid_hull(g.aspect, rng);
         break;
@@ -109,8 +114,6 @@ shapes::ConvexHull grain_hull(const GrainConfig& g, double r, Rng& rng) {
     const double a = r / circumradius(h, c);
     return shapes::scaled(h, a, -a * c);
 }
-
-} // namespace
 
 shapes::ConvexHull box_hull(const Vec3& e) {
     std::vector<Vec3> corners;
@@ -354,7 +357,7 @@ std::vector<SpherePart> make_grain(const GrainConfig& g, double r, double densit
             q.mass = sphere_mass(density, q.radius);
         return scaled_grain(layout, r / mass_properties(layout).bounding_radius);
     }
-    const shapes::ConvexHull hull = grain_hull(g, r, rng);
+    const shapes::ConvexHull hull = make_grain_hull(g, r, rng);
     // A fill to be matched reaches the hull's faces with its centres: matching then shrinks
     // it, which keeps neighbours touching (docs/aggregates.md).
     const FillRule rule = g.match_hull ? FillRule::centres_inside : FillRule::spheres_inside;

@@ -7,6 +7,7 @@
 
 #include "rubble/core/error.hpp"
 #include "rubble/core/rigid_body.hpp"
+#include "rubble/shapes/polyhedron.hpp"
 #include "sphere_grid.hpp"
 
 namespace rubble::ic {
@@ -77,7 +78,15 @@ Bodies make_cloud(const CloudConfig& c, Rng& rng) {
     // Largest first: big grains find room while the region is still empty.
     std::sort(radii.begin(), radii.end(), std::greater<>());
     std::vector<std::vector<SpherePart>> grains;
-    if (c.grain.kind != GrainKind::sphere) {
+    std::vector<shapes::Polyhedron> polyhedra;
+    const bool polyhedral = c.grain.model == GrainModel::polyhedron;
+    if (polyhedral) {
+        // Each grain the hull itself at its drawn circumradius, which is its bounding radius
+        // about its centroid (the centre of mass at one density).
+        polyhedra.reserve(n);
+        for (std::size_t i = 0; i < n; ++i)
+            polyhedra.push_back(shapes::make_polyhedron(make_grain_hull(c.grain, radii[i], rng)));
+    } else if (c.grain.kind != GrainKind::sphere) {
         // Each grain is built at its drawn size; its bounding sphere about its centre of mass
         // (within the drawn circumradius, a matched fill a little beyond) is what placement
         // keeps apart.
@@ -121,7 +130,10 @@ Bodies make_cloud(const CloudConfig& c, Rng& rng) {
             if (!free) continue;
             grid.insert(i, p);
             const auto id = static_cast<std::int64_t>(i);
-            if (grains.empty())
+            if (polyhedral)
+                add_polyhedron(b, id, b.add_hull_shape(polyhedra[i]), c.density, p, Vec3::Zero(),
+                               Vec3::Zero(), random_orientation(rng));
+            else if (grains.empty())
                 b.add_sphere(id, sphere_mass(c.density, r), r, p, Vec3::Zero(), Vec3::Zero());
             else
                 add_rigid_body(b, id, grains[i], p, Vec3::Zero(), Vec3::Zero(),

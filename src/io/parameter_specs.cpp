@@ -148,8 +148,8 @@ std::vector<ParamSpec> make_specs() {
              -1.0, 1.0, false, false),
         non_negative("collisions.mu", "", "0.0",
                      "Coulomb friction coefficient of contacts with rigid aggregates (|J_t| <= mu "
-                     "J_n, docs/aggregates.md); 0: the eps_t model; needs eps_t = 1; free-sphere "
-                     "contacts keep eps_t"),
+                     "J_n, docs/aggregates.md; 0: the eps_t model; needs eps_t = 1) and of "
+                     "polyhedra (docs/polyhedra.md); free-sphere contacts keep eps_t"),
         text("collisions.eps_n_law", "\"constant\"",
              "eps_n against impact speed: constant; power_law = min(eps_n, (u_n/eps_n_v_ref)^-"
              "eps_n_exponent) (Bridges et al. 1984)",
@@ -185,6 +185,25 @@ std::vector<ParamSpec> make_specs() {
         non_negative("collisions.periodic_box", "m", "0.0",
                      "Side of a periodic cube centred at the origin (requires gravity.backend = "
                      "none); 0: open space"),
+        non_negative("collisions.margin", "m", "0.0",
+                     "Polyhedra: collision margin, the rounding of every hull (cores shrunk by "
+                     "it meet in shallow contacts, Ferrari et al. 2017); 0: 1/100 of the "
+                     "smallest inradius"),
+        non_negative("collisions.envelope", "m", "0.0",
+                     "Polyhedra: gaps up to this (plus the approach in a step) are contacts; "
+                     "0: the margin"),
+        non_negative("collisions.recovery_speed", "m/s", "0.0",
+                     "Polyhedra: the largest speed at which an overlap is pushed apart; 0: one "
+                     "margin per 10 steps"),
+        text("collisions.solver", "\"apgd\"",
+             "Polyhedra: contact impulse solver, apgd (accelerated projected gradient, Mazhar "
+             "et al. 2015) or pgs (projected Gauss-Seidel)",
+             enum_names(polyhedra::contact_method_names)),
+        integer("collisions.solver_iterations", "1000",
+                "Polyhedra: APGD steps or PGS sweeps per cone complementarity problem", 1, 1e9),
+        positive("collisions.solver_tolerance", "", "1e-6",
+                 "Polyhedra: residual of the contact conditions, relative to the fastest "
+                 "contact speed, at which the solver stops"),
         boolean("output.collision_log", "false",
                 "Record every collision (time, ids, speeds, impact parameter) in /collisions"),
         text("output.file", "\"rubble_out.h5\"",
@@ -225,12 +244,17 @@ std::vector<ParamSpec> make_specs() {
                  "Density of every sphere (aggregates: overlaps counted twice; with "
                  "ic.cloud.match_hull, of the hull, docs/aggregates.md)"),
         text("ic.cloud.grain", "\"sphere\"",
-             "Grain model: sphere = free spheres of the drawn radius; cube, box, tetrahedron, "
-             "hull (convex hull of 16 random points on a jittered ellipsoid) = rigid aggregates "
-             "of spheres filling that shape, its circumradius the drawn radius; file = the "
-             "layout of ic.cloud.grain_file scaled to the drawn bounding radius "
-             "(docs/aggregates.md)",
+             "Grain shape: sphere = free spheres of the drawn radius; cube, box, tetrahedron, "
+             "hull (convex hull of 16 random points on a jittered ellipsoid), vertices (the "
+             "convex hull of ic.cloud.grain_file's points) = that shape, its circumradius the "
+             "drawn radius, as ic.cloud.grain_model says; file = the sphere layout of "
+             "ic.cloud.grain_file scaled to the drawn bounding radius (docs/aggregates.md)",
              enum_names(ic::grain_kind_names)),
+        text("ic.cloud.grain_model", "\"aggregate\"",
+             "What a grain of shape cube, box, tetrahedron, hull or vertices is: a rigid "
+             "aggregate of spheres filling it (docs/aggregates.md) or the polyhedron itself "
+             "(docs/polyhedra.md)",
+             enum_names(ic::grain_model_names)),
         integer("ic.cloud.spheres_per_grain", "20",
                 "Aggregates: spheres of a lattice fill (the closest count the lattice allows); "
                 "used when ic.cloud.sphere_radius = 0",
@@ -246,7 +270,8 @@ std::vector<ParamSpec> make_specs() {
                 "so mass and principal moments match the solid hull's (docs/aggregates.md)"),
         text("ic.cloud.grain_file", "\"\"",
              "grain = file: text file of the layout, one sphere per line \"x y z r\" (m), "
-             "'#' starts a comment; spheres must touch or overlap"),
+             "'#' starts a comment, spheres must touch or overlap; grain = vertices: one point "
+             "per line \"x y z\" (m), their convex hull the shape"),
         integer("ic.lattice.nx", "10", "Spheres along x", 1),
         integer("ic.lattice.ny", "10", "Spheres along y", 1),
         integer("ic.lattice.nz", "10", "Spheres along z", 1),

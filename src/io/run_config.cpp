@@ -52,16 +52,34 @@ ic::GrainConfig make_grain_config(const ParameterSet& p, const RunConfig& c) {
     const ParamVector& a = p.vector("ic.cloud.grain_aspect");
     g.aspect = Vec3(a[0], a[1], a[2]);
     g.match_hull = p.boolean("ic.cloud.match_hull");
+    g.model = choice(p, "ic.cloud.grain_model", ic::grain_model_names);
     const std::string file = p.string("ic.cloud.grain_file");
     if (c.ic_type != IcType::cloud) return g;
+    if (g.model == ic::GrainModel::polyhedron && !ic::is_hull_kind(g.kind))
+        throw p.error("ic.cloud.grain_model",
+                      "\"polyhedron\" needs ic.cloud.grain = cube, box, tetrahedron, hull or "
+                      "vertices (now " +
+                          p.described("ic.cloud.grain") + ")");
+    if (g.model == ic::GrainModel::polyhedron && g.match_hull)
+        throw p.error("ic.cloud.match_hull", "matches aggregates to their hulls; polyhedra are "
+                                             "their hulls (ic.cloud.grain_model = " +
+                                                 p.described("ic.cloud.grain_model") + ")");
     if (!(g.aspect.minCoeff() > 0.0))
         throw p.error("ic.cloud.grain_aspect", "every ratio must be > 0");
-    const bool hull_kind = g.kind != ic::GrainKind::sphere && g.kind != ic::GrainKind::file;
-    if (g.match_hull && !hull_kind)
+    if (g.match_hull && !ic::is_hull_kind(g.kind))
         throw p.error("ic.cloud.match_hull",
-                      "needs ic.cloud.grain = cube, box, tetrahedron or hull (now " +
+                      "needs ic.cloud.grain = cube, box, tetrahedron, hull or vertices (now " +
                           p.described("ic.cloud.grain") + ")");
-    if (g.kind == ic::GrainKind::file) {
+    if (g.kind == ic::GrainKind::vertices) {
+        if (file.empty())
+            throw p.error("ic.cloud.grain_file", "must name a vertex file when ic.cloud.grain = "
+                                                 "\"vertices\"");
+        try {
+            g.vertex_hull = ic::read_hull_vertices(file);
+        } catch (const InputError& e) {
+            throw p.error("ic.cloud.grain_file", e.what());
+        }
+    } else if (g.kind == ic::GrainKind::file) {
         if (file.empty())
             throw p.error("ic.cloud.grain_file", "must name a layout file when ic.cloud.grain = "
                                                  "\"file\"");
@@ -71,8 +89,9 @@ ic::GrainConfig make_grain_config(const ParameterSet& p, const RunConfig& c) {
             throw p.error("ic.cloud.grain_file", e.what());
         }
     } else if (!file.empty()) {
-        throw p.error("ic.cloud.grain_file", "is read only when ic.cloud.grain = \"file\" (now " +
-                                                 p.described("ic.cloud.grain") + ")");
+        throw p.error("ic.cloud.grain_file",
+                      "is read only when ic.cloud.grain = \"file\" or \"vertices\" (now " +
+                          p.described("ic.cloud.grain") + ")");
     }
     // A grain of circumradius R holds at most its circumsphere's volume over (2r)^3 spheres.
     const double r_max = c.cloud.radii.distribution == ic::RadiusDistribution::fixed
@@ -140,6 +159,14 @@ RunConfig make_run_config(const ParameterSet& p) {
     k.max_per_body = p.integer("collisions.max_per_body");
     k.periodic_box = p.real("collisions.periodic_box");
     k.log = p.boolean("output.collision_log");
+    collisions::PolyhedralContactConfig& poly = k.polyhedra;
+    poly.margin = p.real("collisions.margin");
+    poly.envelope = p.real("collisions.envelope");
+    poly.recovery_speed = p.real("collisions.recovery_speed");
+    poly.solver.method = choice(p, "collisions.solver", polyhedra::contact_method_names);
+    poly.solver.max_iterations = static_cast<int>(p.integer("collisions.solver_iterations"));
+    poly.solver.tolerance = p.real("collisions.solver_tolerance");
+    poly.solver.coulomb_tolerance = poly.solver.tolerance;
     if (k.periodic_box > 0.0 && c.gravity.backend != gravity::Backend::none)
         throw p.error("collisions.periodic_box",
                       "a periodic box needs gravity.backend = \"none\" (now \"" +

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -68,19 +69,22 @@ std::size_t NscStepper::WarmKeyHash::operator()(const WarmKey& k) const {
 }
 
 void check_nsc_config(const NscConfig& c) {
-    const auto fail = [](const std::string& what) { throw InputError("contacts: " + what); };
+    const auto fail = [](const std::string& what) { throw InputError("collisions: " + what); };
     if (!(c.mu >= 0.0) || !std::isfinite(c.mu))
         fail("mu = " + std::to_string(c.mu) + " must be >= 0");
     if (!(c.restitution >= 0.0 && c.restitution <= 1.0))
         fail("restitution = " + std::to_string(c.restitution) + " must be in [0, 1]");
     if (!(c.bounce_speed >= 0.0) || !std::isfinite(c.bounce_speed))
         fail("bounce_speed = " + std::to_string(c.bounce_speed) + " m/s must be >= 0");
-    if (!(c.margin > 0.0) || !std::isfinite(c.margin))
-        fail("margin = " + std::to_string(c.margin) + " m must be > 0");
+    if (!(c.margin >= 0.0) || !std::isfinite(c.margin))
+        fail("margin = " + std::to_string(c.margin) + " m must be >= 0 (0: automatic)");
+    if (!(c.overlap_tolerance >= 0.0) || !std::isfinite(c.overlap_tolerance))
+        fail("overlap_tolerance = " + std::to_string(c.overlap_tolerance) + " must be >= 0");
     if (!(c.envelope >= 0.0) || !std::isfinite(c.envelope))
         fail("envelope = " + std::to_string(c.envelope) + " m must be >= 0");
-    if (!(c.recovery_speed > 0.0) || !std::isfinite(c.recovery_speed))
-        fail("recovery_speed = " + std::to_string(c.recovery_speed) + " m/s must be > 0");
+    if (!(c.recovery_speed >= 0.0) || !std::isfinite(c.recovery_speed))
+        fail("recovery_speed = " + std::to_string(c.recovery_speed) +
+             " m/s must be >= 0 (0: automatic)");
     for (const boundaries::Wall& w : c.walls) {
         if (w.shape != boundaries::WallShape::plane)
             fail(w.name + ": polyhedra take plane walls only (boxes are six planes)");
@@ -97,12 +101,19 @@ void NscStepper::refresh_cores(const Bodies& b) {
     const auto shapes = b.hull_shapes_shared();
     if (shapes == shapes_seen_) return;
     cores_.clear();
+    margin_ = config_.margin;
+    if (shapes && margin_ == 0.0) {
+        double smallest = std::numeric_limits<double>::infinity();
+        for (const shapes::Polyhedron& p : *shapes)
+            smallest = std::min(smallest, shapes::inradius_about_origin(p));
+        margin_ = auto_margin_fraction * smallest;
+    }
     if (shapes) {
         for (std::size_t k = 0; k < shapes->size(); ++k) {
             try {
-                cores_.push_back(shapes::shrunk((*shapes)[k], config_.margin));
+                cores_.push_back(shapes::shrunk((*shapes)[k], margin_));
             } catch (const std::invalid_argument& e) {
-                throw InputError("contacts: hull shape " + std::to_string(k) +
+                throw InputError("collisions: hull shape " + std::to_string(k) +
                                  " is too small for " + "the collision margin: " + e.what());
             }
         }
@@ -117,7 +128,10 @@ integrate::StepStats NscStepper::advance(Bodies& b, double h, double /*t0*/, boo
                          std::to_string(n - b.hulls.size()) + " of " + std::to_string(n) +
                          " bodies are not)");
     refresh_cores(b);
-    const double m = config_.margin;
+    const double m = margin_;
+    const double envelope = config_.envelope > 0.0 ? config_.envelope : m;
+    const double recovery_speed =
+        config_.recovery_speed > 0.0 ? config_.recovery_speed : m / (auto_recovery_steps * h);
 
     // Every body placed: its pose and its core's world vertices.
     std::vector<Placed> placed(n);
@@ -131,8 +145,7 @@ integrate::StepStats NscStepper::advance(Bodies& b, double h, double /*t0*/, boo
             p.world.push_back(point3(p.pose.position + p.pose.rotation * v));
         p.rim_speed = b.spin[body].norm() * b.radius[body];
         // What the body can cover in the step, and half the envelope each.
-        reach[body] =
-            b.radius[body] + h * (b.vel[body].norm() + p.rim_speed) + 0.5 * config_.envelope;
+        reach[body] = b.radius[body] + h * (b.vel[body].norm() + p.rim_speed) + 0.5 * envelope;
     }
     std::vector<std::size_t> shape_of(n);
     for (std::size_t k = 0; k < n; ++k)
@@ -145,7 +158,7 @@ integrate::StepStats NscStepper::advance(Bodies& b, double h, double /*t0*/, boo
         const Placed &pa = placed[ui], &pb = placed[uj];
         // Contacts the pair can reach in the step: the envelope plus its approach.
         const double approach = h * ((b.vel[ui] - b.vel[uj]).norm() + pa.rim_speed + pb.rim_speed);
-        const double max_gap = config_.envelope + approach;
+        const double max_gap = envelope + approach;
         const WorldPolytopeSupport sa{pa.world.data(), static_cast<int>(pa.world.size())};
         const WorldPolytopeSupport sb{pb.world.data(), static_cast<int>(pb.world.size())};
         const Point3 towards_b = point3(b.pos[uj] - b.pos[ui]);
@@ -173,10 +186,10 @@ integrate::StepStats NscStepper::advance(Bodies& b, double h, double /*t0*/, boo
         for (std::size_t k = 0; k < n; ++k) {
             const double approach =
                 h * (std::max(0.0, -wall.normal.dot(b.vel[k])) + placed[k].rim_speed);
-            if (wall.normal.dot(b.pos[k] - wall.point) - b.radius[k] > config_.envelope + approach)
+            if (wall.normal.dot(b.pos[k] - wall.point) - b.radius[k] > envelope + approach)
                 continue;
             plane_contacts(b, k, placed[k], wall, static_cast<std::int32_t>(w), m,
-                           config_.envelope + approach, found);
+                           envelope + approach, found);
         }
     }
 
@@ -212,7 +225,7 @@ integrate::StepStats NscStepper::advance(Bodies& b, double h, double /*t0*/, boo
         // recovery speed; fast approaches bounce with Newton's e.
         const double un = u.dot(s.n);
         fastest = std::max(fastest, u.norm());
-        double bias = f.gap >= 0.0 ? f.gap / h : std::max(f.gap / h, -config_.recovery_speed);
+        double bias = f.gap >= 0.0 ? f.gap / h : std::max(f.gap / h, -recovery_speed);
         if (config_.restitution > 0.0 && un < -config_.bounce_speed && f.gap + h * un < 0.0)
             bias = std::min(bias, config_.restitution * un);
         s.bias = bias;
@@ -221,8 +234,9 @@ integrate::StepStats NscStepper::advance(Bodies& b, double h, double /*t0*/, boo
         if (const auto it = warm_.find(key); it != warm_.end())
             s.warm = Vec3(it->second.dot(s.n), it->second.dot(s.t1), it->second.dot(s.t2));
         if (f.gap < 0.0) {
-            ++stats.overlaps;
-            stats.max_overlap = std::max(stats.max_overlap, -f.gap / sum_radii);
+            const double depth = -f.gap / sum_radii;
+            if (depth > config_.overlap_tolerance) ++stats.overlaps;
+            stats.max_overlap = std::max(stats.max_overlap, depth);
         }
     }
     // The solver's tolerance is relative to the contacts' own speeds, not to the biases of

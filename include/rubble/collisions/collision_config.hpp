@@ -7,6 +7,7 @@
 #include "rubble/boundaries/wall.hpp"
 
 #include "rubble/core/enum_names.hpp"
+#include "rubble/polyhedra/contact_solver.hpp"
 
 namespace rubble::collisions {
 
@@ -72,6 +73,17 @@ inline constexpr EnumNames<OverlapStrategy, 6> overlap_strategy_names{
 /// 1e-8 (R1 + R2) is far below anything the dynamics notices.
 inline constexpr double default_overlap_tolerance = 1e-8;
 
+/// The keys of [collisions] that only polyhedral grains read (the NSC stepper,
+/// polyhedra/nsc_stepper.hpp, docs/polyhedra.md). Their friction is CollisionConfig::mu, their
+/// restitution eps_n and their bounce threshold v_min; eps_t, f_crit, the restitution law and
+/// the overlap strategies are the hard-sphere engine's.
+struct PolyhedralContactConfig {
+    double margin = 0.0;         ///< m; 0: automatic (polyhedra::auto_margin_fraction)
+    double envelope = 0.0;       ///< m; 0: the margin
+    double recovery_speed = 0.0; ///< m/s; 0: automatic (polyhedra::auto_recovery_steps)
+    polyhedra::ContactSolverOptions solver;
+};
+
 /// How collisions work once they are on (whether they are on is the run's choice:
 /// io::RunConfig::collisions_enabled, passed to integrate::make_stepper).
 struct CollisionConfig {
@@ -99,6 +111,7 @@ struct CollisionConfig {
     /// Walls the spheres collide with (boundaries/wall.hpp; a box as its six planes). None:
     /// the drift is exactly the one without walls, and costs nothing more.
     std::vector<boundaries::Wall> walls;
+    PolyhedralContactConfig polyhedra; ///< read only when the bodies are polyhedra
 };
 
 } // namespace rubble::collisions

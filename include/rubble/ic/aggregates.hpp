@@ -23,15 +23,25 @@
 
 namespace rubble::ic {
 
-enum class GrainKind { sphere, cube, box, tetrahedron, hull, file };
+/// The shape of a cloud's grains. vertices: the convex hull of a vertex file's points.
+enum class GrainKind { sphere, cube, box, tetrahedron, hull, file, vertices };
 
 /// ic.cloud.grain's names.
-inline constexpr EnumNames<GrainKind, 6> grain_kind_names{{{"sphere", GrainKind::sphere},
+inline constexpr EnumNames<GrainKind, 7> grain_kind_names{{{"sphere", GrainKind::sphere},
                                                            {"cube", GrainKind::cube},
                                                            {"box", GrainKind::box},
                                                            {"tetrahedron", GrainKind::tetrahedron},
                                                            {"hull", GrainKind::hull},
-                                                           {"file", GrainKind::file}}};
+                                                           {"file", GrainKind::file},
+                                                           {"vertices", GrainKind::vertices}}};
+
+/// What a grain of a hull kind becomes: a rigid aggregate of spheres filling the hull, or the
+/// polyhedron itself (docs/polyhedra.md).
+enum class GrainModel { aggregate, polyhedron };
+
+/// ic.cloud.grain_model's names.
+inline constexpr EnumNames<GrainModel, 2> grain_model_names{
+    {{"aggregate", GrainModel::aggregate}, {"polyhedron", GrainModel::polyhedron}}};
 
 /// Points of a random hull: Ferrari et al. 2020 (MNRAS) take the convex hull of 16 random
 /// points on an ellipsoid.
@@ -48,7 +58,15 @@ struct GrainConfig {
     Vec3 aspect = Vec3::Ones();          ///< box edges, ellipsoid semi-axes (ratios)
     bool match_hull = false;             ///< match mass and inertia of the hull (match_hull())
     std::vector<SpherePart> layout;      ///< kind file: centres and radii (m), masses unused
+    shapes::ConvexHull vertex_hull;      ///< kind vertices: the file's hull (m, as read)
+    GrainModel model = GrainModel::aggregate;
 };
+
+/// True for the kinds that are a convex hull (all but sphere and file): those a grain model
+/// of polyhedra can take, and those match_hull can match.
+[[nodiscard]] inline bool is_hull_kind(GrainKind k) {
+    return k != GrainKind::sphere && k != GrainKind::file;
+}
 
 /// Box centred at the origin with these edge lengths (m), faces normal to the axes.
 [[nodiscard]] shapes::ConvexHull box_hull(const Vec3& edges);
@@ -114,6 +132,10 @@ struct HullMatch {
 /// malformed line, or the file and the problem when the points have no hull (fewer than 4,
 /// coinciding, coplanar: shapes::convex_hull); points inside the hull are dropped.
 [[nodiscard]] shapes::ConvexHull read_hull_vertices(const std::string& path);
+
+/// The hull of a grain of a hull kind (is_hull_kind) at size r: circumradius r about its
+/// centroid, which is at the origin. A random hull draws its points from rng.
+[[nodiscard]] shapes::ConvexHull make_grain_hull(const GrainConfig& g, double r, Rng& rng);
 
 /// One grain of size r (m): for the hull kinds the hull is scaled to circumradius r about its
 /// centroid, then filled (and matched); a file layout is scaled to bounding radius r. The

@@ -9,9 +9,13 @@
 
 namespace rubble::integrate {
 
-/// The event-driven hard-sphere drift (with `collisions`: restitution, guards, walls, periodic
-/// box) when collisions are enabled (collisions.enabled), else the plain drift.
+/// The stepper for `bodies`: with collisions enabled (collisions.enabled), the NSC stepper of
+/// polyhedra (polyhedra/nsc_stepper.hpp, with collisions.mu, eps_n, v_min, the polyhedral keys
+/// and the walls) when the bodies are polyhedra, else the event-driven hard-sphere drift (with
+/// `collisions`: restitution, guards, walls, periodic box); without, the plain drift. Throws
+/// InputError for a mixture of polyhedra and spheres with collisions, which no stepper moves.
 [[nodiscard]] std::unique_ptr<Stepper> make_stepper(bool collisions_enabled,
-                                                    const collisions::CollisionConfig& collisions);
+                                                    const collisions::CollisionConfig& collisions,
+                                                    const Bodies& bodies);
 
 } // namespace rubble::integrate

@@ -4,9 +4,9 @@
 // kicks. Simulation owns one Stepper and never knows which; the CLI progress line, the
 // diagnostics and the HDF5 writer read only the generic statistics and the contact log below.
 //
-// Steppers today: PlainDrift (straight lines and constant spin, no contacts) and the
-// event-driven hard-sphere drift (collisions/event_drift.hpp). A non-smooth-contact stepper
-// (polyhedra) and the rotating-body prediction of rigid aggregates plug in here
+// Steppers today: PlainDrift (straight lines and constant spin, no contacts), the event-driven
+// hard-sphere drift of free spheres and rigid aggregates (collisions/event_drift.hpp) and the
+// non-smooth-contact stepper of polyhedra (polyhedra/nsc_stepper.hpp); make_stepper picks one
 // (docs/architecture.md).
 #include <cstdint>
 #include <string>

@@ -34,6 +34,7 @@
 #include <utility>
 #include <vector>
 
+#include "rubble/core/enum_names.hpp"
 #include "rubble/core/types.hpp"
 #include "rubble/integrate/stepper.hpp"
 
@@ -65,6 +66,10 @@ enum class ContactMethod {
     apgd, ///< accelerated projected gradient, Nesterov steps, one N gamma product per step
     pgs,  ///< projected Gauss-Seidel/SOR over contacts, O(contacts) per sweep, sequential
 };
+
+/// collisions.solver's names.
+inline constexpr EnumNames<ContactMethod, 2> contact_method_names{
+    {{"apgd", ContactMethod::apgd}, {"pgs", ContactMethod::pgs}}};
 
 struct ContactSolverOptions {
     ContactMethod method = ContactMethod::apgd;

@@ -37,16 +37,33 @@
 namespace rubble::polyhedra {
 
 struct NscConfig {
-    double mu = 0.5;             ///< Coulomb friction coefficient, >= 0
-    double restitution = 0.0;    ///< Newton's e in [0, 1]
-    double bounce_speed = 0.0;   ///< m/s, approach speeds at or below it do not bounce
-    double margin = 0.0;         ///< m, > 0: the cores are the shapes shrunk by it
-    double envelope = 0.0;       ///< m, >= 0: gaps up to it (plus the approach) are contacts
-    double recovery_speed = 0.0; ///< m/s, > 0: the most an overlap is pushed apart at
+    double mu = 0.5;           ///< Coulomb friction coefficient, >= 0
+    double restitution = 0.0;  ///< Newton's e in [0, 1]
+    double bounce_speed = 0.0; ///< m/s, approach speeds at or below it do not bounce
+    /// m, >= 0: the cores are the shapes shrunk by it; 0: auto_margin_fraction of the
+    /// smallest inradius of the shapes (about their centres of mass).
+    double margin = 0.0;
+    /// m, >= 0: gaps up to it (plus the approach in the step) are contacts; 0: the margin.
+    double envelope = 0.0;
+    /// m/s, >= 0: the most an overlap is pushed apart at; 0: the margin per
+    /// auto_recovery_steps steps.
+    double recovery_speed = 0.0;
+    /// Penetrations of the rounded shapes deeper than this fraction of R1 + R2 count as
+    /// overlaps in the step statistics (shallower ones are the round-off of resting contact).
+    double overlap_tolerance = 1e-8;
     ContactSolverOptions solver;
     /// Fixed planes (boundaries::WallShape::plane, at rest) the polyhedra rest on.
     std::vector<boundaries::Wall> walls;
 };
+
+/// The automatic margin's fraction of the smallest inradius: thin enough that the rounded
+/// corners it makes (radius margin) are invisible at the grain's scale, thick enough that a
+/// resting contact is a separation of the cores, found by GJK, not a depth (Ferrari et al.
+/// 2017, sec. 2.3).
+inline constexpr double auto_margin_fraction = 0.01;
+/// The automatic recovery speed undoes an overlap of one margin in this many steps: gentle
+/// enough not to launch grains, fast enough that a pile does not sink.
+inline constexpr double auto_recovery_steps = 10.0;
 
 /// Throws InputError naming the value when a config value is out of its range.
 void check_nsc_config(const NscConfig& c);
@@ -73,6 +90,8 @@ public:
     void discard() override { warm_.clear(); }
     /// The contacts of the last advance, with their impulses.
     [[nodiscard]] const std::vector<NscContact>& contacts() const { return contacts_; }
+    /// The margin in use (m): the configured one, or the automatic one once shapes are seen.
+    [[nodiscard]] double margin() const { return margin_; }
     /// The solver's report of the last advance.
     [[nodiscard]] const ContactSolution& last_solution() const { return solution_; }
 
@@ -89,6 +108,7 @@ private:
     void refresh_cores(const Bodies& b);
 
     NscConfig config_;
+    double margin_ = 0.0;                           ///< m, config_.margin or the automatic one
     std::shared_ptr<const HullShapes> shapes_seen_; ///< the catalogue cores_ were made from
     std::vector<shapes::Polyhedron> cores_;
     std::unordered_map<WarmKey, Vec3, WarmKeyHash> warm_; ///< last step's impulses, world

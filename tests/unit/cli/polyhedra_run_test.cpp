@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+// Polyhedral grains through `rubble run` (docs/polyhedra.md): a cloud of cubes or random hulls
+// made from the parameter file, moved by the NSC stepper with walls and uniform gravity, written
+// with their shapes, and resumed after an interruption.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "cli_runner.hpp"
+#include "rubble/io/run_file.hpp"
+#include "rubble/polyhedra/nsc_stepper.hpp"
+#include "temp_dir.hpp"
+
+using rubble::test::run_rubble;
+using rubble::test::TempDir;
+
+namespace {
+
+constexpr double floor_z = -0.35; // m, the box's floor
+constexpr double g = 9.81;        // m/s^2
+constexpr double dt = 2e-3;       // s
+
+// 27 cubes of circumradius 5 cm (edge 5.77 cm) placed at random in a 0.6 m cube, dropped into
+// a closed box, no restitution, mu = 0.5.
+std::string cubes(const std::string& out, const std::string& extra = "") {
+    return "[integrator]\ndt = 2e-3\nt_end = 1.5\n"
+           "[gravity]\nbackend = \"none\"\nuniform_g = [0.0, 0.0, -9.81]\n"
+           "[collisions]\nenabled = true\neps_n = 0.0\nmu = 0.5\n"
+           "[output]\nfile = \"" +
+           out +
+           "\"\nsnapshot_interval = 0.5\ndiagnostics_interval = 0.1\n"
+           "[ic]\ntype = \"cloud\"\ncentre_of_mass_frame = false\n"
+           "[ic.cloud]\nn = 27\nshape = \"cube\"\nsize = 0.6\nradius = 0.05\ngrain = \"cube\"\n"
+           "grain_model = \"polyhedron\"\ndensity = 2500.0\n" +
+           extra +
+           "[[walls]]\ntype = \"box\"\nmin = [-0.35, -0.35, -0.35]\nmax = [0.35, 0.35, 0.8]\n";
+}
+
+// The lowest point of body k's hull in the world (m).
+double lowest_vertex(const rubble::Bodies& b, std::size_t k) {
+    const auto row = static_cast<std::size_t>(
+        std::find(b.hulls.body.begin(), b.hulls.body.end(), static_cast<std::int64_t>(k)) -
+        b.hulls.body.begin());
+    const auto& shape = b.hull_shapes()[static_cast<std::size_t>(b.hulls.shape[row])];
+    double z = INFINITY;
+    for (const rubble::Vec3& v : shape.hull.vertices)
+        z = std::min(z, (b.pos[k] + b.orientation[k] * v).z());
+    return z;
+}
+
+} // namespace
+
+TEST(PolyhedraRun, CubesDroppedInABoxComeToRestOnTheFloor) {
+    TempDir dir;
+    const std::string out = dir.file("cubes.h5");
+    const auto r = run_rubble({"run", dir.write("p.toml", cubes(out))});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("collisions: polyhedra (non-smooth contact, apgd), mu = 0.5"),
+              std::string::npos)
+        << r.out;
+    const auto first = rubble::io::read_snapshot(out, 0), last = rubble::io::read_snapshot(out, -1);
+    const rubble::Bodies& b = last.bodies;
+    ASSERT_EQ(b.size(), 27u);
+    ASSERT_EQ(b.hulls.size(), 27u);
+    ASSERT_EQ(b.hull_shapes().size(), 27u);
+    EXPECT_EQ(b.hull_shapes()[0].vertex_count(), 8u); // cubes
+    // The automatic margin: 1 % of the cube's inradius, half its edge 2 r / sqrt(3).
+    const double margin = rubble::polyhedra::auto_margin_fraction * 0.05 / std::sqrt(3.0);
+    for (std::size_t k = 0; k < b.size(); ++k) {
+        // Resting at the leapfrog's synchronisation point: the last half-kick of gravity is
+        // all the velocity left, g dt / 2 down (to the solver's tolerance of the speeds).
+        EXPECT_NEAR(b.vel[k].z(), -0.5 * g * dt, 1e-3 * g * dt) << "body " << k;
+        EXPECT_LT(b.vel[k].head<2>().norm(), 1e-3 * g * dt) << "body " << k;
+        // On or above the floor: the sharp corners may reach a corner's rounding (sqrt 3
+        // margins) below the rounded surface that rests on it, no more.
+        EXPECT_GT(lowest_vertex(b, k), floor_z - std::sqrt(3.0) * margin - 1e-9) << "body " << k;
+        EXPECT_LT(std::abs(b.pos[k].x()), 0.35);
+        EXPECT_LT(std::abs(b.pos[k].y()), 0.35);
+        // It fell: from anywhere in the 0.6 m cube to the bottom two layers.
+        EXPECT_LT(b.pos[k].z(), floor_z + 0.2);
+    }
+    EXPECT_GT(first.bodies.pos[0].z(), -0.3);
+    // Resting contacts are not overlaps.
+    const auto diagnostics = rubble::io::read_diagnostics(out);
+    EXPECT_EQ(diagnostics.back().overlaps, 0);
+}
+
+TEST(PolyhedraRun, RandomHullsAreBuiltAndWrittenWithTheirShapes) {
+    TempDir dir;
+    const std::string out = dir.file("hulls.h5");
+    const std::string p = cubes(out, "") + "";
+    std::string hulls = p;
+    hulls.replace(hulls.find("grain = \"cube\""), 14, "grain = \"hull\"");
+    hulls.replace(hulls.find("t_end = 1.5"), 11, "t_end = 0.2");
+    const auto r = run_rubble({"run", dir.write("p.toml", hulls), "--quiet"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto last = rubble::io::read_snapshot(out, -1);
+    ASSERT_EQ(last.bodies.hull_shapes().size(), 27u);
+    for (const auto& shape : last.bodies.hull_shapes()) {
+        EXPECT_GE(shape.vertex_count(), 8u); // 16 points on a jittered ellipsoid
+        EXPECT_LE(shape.vertex_count(), 16u);
+    }
+}
+
+TEST(PolyhedraRun, AnInterruptedRunResumesAndFinishes) {
+    // The warm starts of the contact solver are not in the snapshot: a resumed run starts its
+    // first solve cold, so it ends where the whole run ends to the solver's tolerance, not
+    // bitwise (docs/polyhedra.md, "Limits").
+    TempDir dir;
+    const std::string whole = dir.file("whole.h5"), parts = dir.file("parts.h5");
+    ASSERT_EQ(run_rubble({"run", dir.write("a.toml", cubes(whole)), "--quiet"}).code, 0);
+    auto r =
+        run_rubble({"run", dir.write("b.toml", cubes(parts)), "--quiet", "--stop-after", "400"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_FALSE(rubble::io::is_complete(parts));
+    r = run_rubble({"run", "--resume", parts, "--quiet"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(rubble::io::is_complete(parts));
+    const auto a = rubble::io::read_snapshot(whole, -1), b = rubble::io::read_snapshot(parts, -1);
+    ASSERT_EQ(a.step, b.step);
+    ASSERT_EQ(a.bodies.size(), b.bodies.size());
+    double worst = 0.0;
+    for (std::size_t k = 0; k < a.bodies.size(); ++k)
+        worst = std::max(worst, (a.bodies.pos[k] - b.bodies.pos[k]).norm());
+    ::testing::Test::RecordProperty("worst_position_difference_m", std::to_string(worst));
+    std::printf("resumed vs whole: worst position difference %.3g m\n", worst);
+    // After the stop (step 400, 0.8 s) the cubes rest; each solve of either run leaves the
+    // contact speeds off by at most the solver's tolerance (1e-6) of the reference speed, about
+    // g dt for resting contacts, so the runs part by at most twice that times the 0.7 s left.
+    EXPECT_LT(worst, 2.0 * 1e-6 * g * dt * (1.5 - 400 * dt));
+}
