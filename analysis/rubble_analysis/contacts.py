@@ -6,6 +6,13 @@ other have surfaces within a tolerance of touching. Spheres of one body never ma
 they are held together rigidly, not by contact. Aggregates are the connected components with
 more than one body; bodies in no contact are escapers. Optionally an aggregate keeps only the
 bodies that are gravitationally bound to it.
+
+Polyhedral bodies (docs/polyhedra.md) are in contact when the distance between their convex
+hulls in the inertial frame, by GJK (polyhedra.gjk_distance), is within the tolerance times the
+smaller of their bounding radii (circumradii about the centre of mass); a sphere and a
+polyhedron, when the hull's distance from the sphere's centre less its radius is within the
+tolerance times the smaller of the sphere's radius and the hull's circumradius. Overlapping
+hulls are in contact (their depth is not measured).
 """
 
 from __future__ import annotations
@@ -16,6 +23,8 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 from scipy.spatial import cKDTree
+
+from .polyhedra import gjk_distance
 
 ESCAPER = -1
 
@@ -73,9 +82,76 @@ def contact_pairs(position: np.ndarray, radius: np.ndarray, tolerance: float,
     return np.unique(np.sort(body[pairs], axis=1), axis=0)
 
 
+def _close_pairs(tree_a: cKDTree, radius_a: np.ndarray, tree_b: cKDTree | None,
+                 radius_b: np.ndarray, tolerance: float) -> np.ndarray:
+    """(P, 2) pairs (a, b) whose bounding spheres have the gap |x_a - x_b| - (R_a + R_b) <=
+    tolerance * min(R_a, R_b): a k-d tree search of reach R_a,max + R_b,max (1 + max(T, 0)).
+    tree_b None: pairs a < b within tree_a."""
+    if len(radius_a) == 0 or len(radius_b) == 0:
+        return np.empty((0, 2), dtype=np.int64)
+    grow = 1.0 + max(tolerance, 0.0)
+    reach = (float(np.max(radius_a)) + float(np.max(radius_b))) * grow
+    if tree_b is None:
+        pairs = tree_a.query_pairs(reach, output_type="ndarray")
+        xb = tree_a.data
+    else:
+        pairs = tree_a.sparse_distance_matrix(tree_b, reach, output_type="ndarray")
+        pairs = np.column_stack([pairs["i"], pairs["j"]]) if len(pairs) else \
+            np.empty((0, 2), dtype=np.int64)
+        xb = tree_b.data
+    if len(pairs) == 0:
+        return np.empty((0, 2), dtype=np.int64)
+    i, j = pairs[:, 0], pairs[:, 1]
+    ra, rb = radius_a[i], radius_b[j]
+    gap = np.linalg.norm(tree_a.data[i] - xb[j], axis=1) - (ra + rb)
+    return pairs[gap <= tolerance * np.minimum(ra, rb)].astype(np.int64)
+
+
+def hull_gap_within(va: np.ndarray, vb: np.ndarray, limit: float, radius: float = 0.0) -> bool:
+    """Whether the hulls of the point sets va and vb (inertial vertices; vb a single point for
+    a sphere of `radius`) are at most `limit` apart (overlapping ones are), by GJK stopped as
+    soon as the answer is known."""
+    reach = limit + radius
+    stop = reach if reach >= 0.0 else None  # below 0 only overlaps qualify: run to the end
+    result = gjk_distance(va, vb, within=stop, beyond=stop)
+    return result.overlap or result.distance <= reach
+
+
+def hull_contact_pairs(snap, tolerance: float) -> np.ndarray:
+    """(P, 2) body pairs i < j of a Snapshot in contact through a polyhedron: hull-hull and
+    sphere-hull, candidates from the bounding spheres (k-d trees), decided by GJK."""
+    hb = snap.hull_body
+    if len(hb) == 0:
+        return np.empty((0, 2), dtype=np.int64)
+    out = []
+    x, r = snap.position[hb], snap.radius[hb]
+    tree = cKDTree(x)
+    for p, q in _close_pairs(tree, r, None, r, tolerance):
+        if hull_gap_within(snap.hull_vertices(p), snap.hull_vertices(q),
+                           tolerance * min(r[p], r[q])):
+            out.append((hb[p], hb[q]))
+    sb = snap.sphere_body
+    if len(sb):
+        centres, radii = snap.sphere_position, snap.sphere_radius
+        for s, p in _close_pairs(cKDTree(centres), radii, tree, r, tolerance):
+            if hull_gap_within(snap.hull_vertices(p), centres[s:s + 1],
+                               tolerance * min(radii[s], r[p]), radii[s]):
+                out.append((sb[s], hb[p]))
+    if not out:
+        return np.empty((0, 2), dtype=np.int64)
+    return np.unique(np.sort(np.array(out, dtype=np.int64), axis=1), axis=0)
+
+
 def grain_contact_pairs(snap, tolerance: float) -> np.ndarray:
-    """Body pairs of a Snapshot in contact through any of their spheres."""
-    return contact_pairs(snap.sphere_position, snap.sphere_radius, tolerance, snap.sphere_body)
+    """Body pairs of a Snapshot in contact through any of their spheres or hulls."""
+    spheres = contact_pairs(snap.sphere_position, snap.sphere_radius, tolerance,
+                            snap.sphere_body)
+    if len(snap.hull_body) == 0:
+        return spheres
+    pairs = np.concatenate([spheres.reshape(-1, 2), hull_contact_pairs(snap, tolerance)])
+    if len(pairs) == 0:
+        return np.empty((0, 2), dtype=np.int64)
+    return np.unique(pairs, axis=0)
 
 
 def _components(n: int, pairs: np.ndarray) -> np.ndarray:
@@ -144,7 +220,13 @@ def grain_aggregates(snap, tolerance: float = 0.01, G: float | None = None) -> A
     gravitationally bound members count."""
     pairs = grain_contact_pairs(snap, tolerance)
     if G is None:
-        return find_aggregates(snap.position, snap.radius, tolerance, mass=snap.mass,
+        aggs = find_aggregates(snap.position, snap.radius, tolerance, mass=snap.mass,
                                pairs=pairs)
-    return find_aggregates(snap.position, snap.radius, tolerance, mass=snap.mass,
-                           velocity=snap.velocity, G=G, pairs=pairs)
+    else:
+        aggs = find_aggregates(snap.position, snap.radius, tolerance, mass=snap.mass,
+                               velocity=snap.velocity, G=G, pairs=pairs)
+    if len(snap.hull_body):
+        criterion = aggs.criterion.replace(
+            "smaller radius", "smaller radius (polyhedra: circumradius; gap by GJK)")
+        aggs = dataclasses.replace(aggs, criterion=criterion)
+    return aggs

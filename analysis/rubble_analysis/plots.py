@@ -1,6 +1,8 @@
 """Pictures of runs: body projections coloured by aggregate, the largest aggregate's shape,
 time series and the conservation diagnostics. Every axis is labelled with its unit. Bodies are
-drawn as their spheres (a rigid aggregate as each of its spheres, in its body's colour)."""
+drawn as their spheres (a rigid aggregate as each of its spheres, in its body's colour) and
+polyhedra as the outlines of their projections (the 2-D convex hull of their projected
+inertial vertices, which is the projection of a convex polyhedron)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,10 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
-from matplotlib.collections import EllipseCollection  # noqa: E402
+from matplotlib.collections import EllipseCollection, PolyCollection  # noqa: E402
+from scipy.spatial import ConvexHull  # noqa: E402
+
+from .polyhedra import ranges  # noqa: E402
 
 AXES = "xyz"
 VIEWS = ((0, 1), (0, 2), (1, 2))
@@ -20,12 +25,40 @@ VIEWS = ((0, 1), (0, 2), (1, 2))
 def draw_spheres(ax, xy: np.ndarray, radius: np.ndarray, colors, extent: float) -> None:
     """Circles to scale (diameter 2R in data units)."""
     d = 2.0 * radius
-    ax.add_collection(EllipseCollection(d, d, np.zeros_like(d), units="xy", offsets=xy,
-                                        offset_transform=ax.transData, facecolors=colors,
-                                        edgecolors="k", linewidths=0.2))
+    if len(d):
+        ax.add_collection(EllipseCollection(d, d, np.zeros_like(d), units="xy", offsets=xy,
+                                            offset_transform=ax.transData, facecolors=colors,
+                                            edgecolors="k", linewidths=0.2))
     ax.set_xlim(-extent, extent)
     ax.set_ylim(-extent, extent)
     ax.set_aspect("equal")
+
+
+def hull_vertices(snap, bodies: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Inertial vertices of the polyhedra among `bodies` (all bodies when None), hull by
+    hull: ((V, 3) m, (P + 1,) first row of each, then the total), and their body rows (P,)."""
+    hulls = np.arange(len(snap.hull_body)) if bodies is None else snap.hull_of[bodies]
+    hulls = hulls[hulls >= 0]
+    start = snap.hull_vertex_start
+    count = start[hulls + 1] - start[hulls]
+    rows = ranges(start[hulls], count)
+    first = np.concatenate([[0], np.cumsum(count)]).astype(np.int64)
+    return snap.hull_vertex_position[rows], first, snap.hull_body[hulls]
+
+
+def draw_hulls(ax, xy: np.ndarray, start: np.ndarray, colors) -> None:
+    """Each polyhedron's projection: the 2-D convex hull of its projected vertices
+    xy[start[p]:start[p + 1]], filled in its colour."""
+    polygons = []
+    for p in range(len(start) - 1):
+        points = xy[start[p]:start[p + 1]]
+        try:
+            polygons.append(points[ConvexHull(points).vertices])
+        except Exception:  # a projection flat to round-off (qhull refuses): its points
+            polygons.append(points)
+    if polygons:
+        ax.add_collection(PolyCollection(polygons, facecolors=colors, edgecolors="k",
+                                         linewidths=0.2))
 
 
 def aggregate_colors(labels: np.ndarray) -> np.ndarray:
@@ -41,11 +74,16 @@ def projections(snap, labels: np.ndarray, title: str, path: Path) -> None:
     centre = np.average(snap.position, axis=0, weights=snap.mass)
     rel = snap.sphere_position - centre
     radius = snap.sphere_radius
-    extent = 1.05 * float(np.max(np.abs(rel) + radius[:, None]))
-    colors = aggregate_colors(labels)[snap.sphere_body]
+    vertices, start, hull_body = hull_vertices(snap)
+    vertices = vertices - centre
+    extent = 1.05 * max(float(np.max(np.abs(rel) + radius[:, None], initial=0.0)),
+                        float(np.max(np.abs(vertices), initial=0.0)))
+    palette = aggregate_colors(labels)
+    colors = palette[snap.sphere_body]
     fig, axs = plt.subplots(1, 3, figsize=(15, 5.2))
     for ax, (i, j) in zip(axs, VIEWS):
         draw_spheres(ax, rel[:, [i, j]], radius, colors, extent)
+        draw_hulls(ax, vertices[:, [i, j]], start, palette[hull_body])
         ax.set_xlabel(f"{AXES[i]} - {AXES[i]}_cm [m]")
         ax.set_ylabel(f"{AXES[j]} - {AXES[j]}_cm [m]")
     fig.suptitle(title)
@@ -60,7 +98,10 @@ def aggregate_shape(snap, members: np.ndarray, props, title: str, path: Path) ->
     spheres = snap.spheres_of(members)
     rel = (snap.sphere_position[spheres] - props.com) @ props.principal_axes
     radius = snap.sphere_radius[spheres]
-    extent = 1.1 * float(np.max(np.abs(rel) + radius[:, None]))
+    vertices, start, _ = hull_vertices(snap, members)
+    vertices = (vertices - props.com) @ props.principal_axes
+    extent = 1.1 * max(float(np.max(np.abs(rel) + radius[:, None], initial=0.0)),
+                       float(np.max(np.abs(vertices), initial=0.0)))
     m = props.mass
     mom = props.principal_moments
     semi = np.sqrt(np.maximum(2.5 / m * np.array([mom[1] + mom[2] - mom[0],
@@ -70,6 +111,7 @@ def aggregate_shape(snap, members: np.ndarray, props, title: str, path: Path) ->
     fig, axs = plt.subplots(1, 3, figsize=(15, 5.2))
     for ax, (i, j) in zip(axs, VIEWS):
         draw_spheres(ax, rel[:, [i, j]], radius, "tab:brown", extent)
+        draw_hulls(ax, vertices[:, [i, j]], start, "tab:brown")
         ax.plot(semi[i] * np.cos(t), semi[j] * np.sin(t), "k--", lw=1)
         ax.set_xlabel(f"principal axis {i + 1} [m]")
         ax.set_ylabel(f"principal axis {j + 1} [m]")

@@ -1,10 +1,12 @@
 """Properties of one aggregate (Ferrari et al. 2017 sec. 4.2; Ferrari et al. 2020 sec. 2.4).
 
 All in SI, about the aggregate's centre of mass, in the inertial frame of the snapshot. The
-members are bodies (grains): free spheres or rigid aggregates of spheres (docs/aggregates.md).
-Each contributes its mass at its centre of mass and its own inertia tensor R diag(I) R^T, R the
-rotation from its principal frame to the inertial frame; volumes and shapes are those of the
-constituent spheres.
+members are bodies (grains): free spheres, rigid aggregates of spheres (docs/aggregates.md) or
+convex polyhedra (docs/polyhedra.md). Each contributes its mass at its centre of mass and its
+own inertia tensor R diag(I) R^T, R the rotation from its principal frame to the inertial frame
+(for a polyhedron, the exact tensor of its solid hull, which rubble stores the same way);
+volumes and shapes are those of the constituent spheres, and of the polyhedra (their shapes'
+volumes, their inertial vertices).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import dataclasses
 
 import numpy as np
 
+from .polyhedra import ranges
 from .rigid import inertia_tensors
 from .volume import convex_hull_volume, minimum_alpha_shape
 
@@ -33,11 +36,12 @@ class AggregateProperties:
     period: float               # s, 2 pi / |w| (inf when not rotating)
     velocity_dispersion: float  # m/s, mass-weighted rms of v - V - w x r (0 when rigid)
     axis_ratios: tuple[float, float]  # b/a, c/a of the equivalent uniform ellipsoid
-    grain_volume: float         # m^3, sum of the spheres' volumes (pkdgrav: lenses twice)
+    grain_volume: float         # m^3, sum of the spheres' (lenses twice) and hulls' volumes
     grain_density: float        # kg/m^3, mass / grain volume
     hull_volume: float = float("nan")   # m^3
     alpha: float = float("nan")         # m, of the minimum-volume alpha shape
     alpha_volume: float = float("nan")  # m^3
+    n_polyhedra: int = 0        # bodies that are polyhedra (not in COLUMNS: see report)
 
     @property
     def porosity_hull(self) -> float:
@@ -114,8 +118,21 @@ def measure(snap, members: np.ndarray, *, volumes: str = "hull+alpha",
     # volumes, lenses of overlapping spheres counted twice as in the mass, so M / V_grains is
     # the spheres' material density.
     grain_volume = float(np.sum(4.0 / 3.0 * np.pi * radii**3))
+    # Polyhedra: the volume of each hull's shape (rubble's, from its triangles), and the hull
+    # of their inertial vertices for the shape of the aggregate.
+    hulls = snap.hull_of[np.asarray(members, dtype=np.int64)] if len(snap.hull_body) else \
+        np.zeros(0, dtype=np.int64)
+    hulls = hulls[hulls >= 0]
+    vertices = centroids = None
+    if len(hulls):
+        grain_volume += float(np.sum(snap.hull_volume[hulls]))
+        start = snap.hull_vertex_start
+        vertices = snap.hull_vertex_position[
+            ranges(start[hulls], start[hulls + 1] - start[hulls])]
+        centroids = snap.position[snap.hull_body[hulls]]
     props = AggregateProperties(
-        n=len(members), n_spheres=len(spheres), mass=mass, com=com, velocity=vcm,
+        n=len(members), n_spheres=len(spheres), n_polyhedra=len(hulls), mass=mass, com=com,
+        velocity=vcm,
         inertia=inertia, principal_moments=moments, principal_axes=axes,
         elongation=float(moments[2] / moments[0]), angular_momentum=h, spin=w,
         period=2.0 * np.pi / w_norm if w_norm > 0 else float("inf"),
@@ -123,8 +140,8 @@ def measure(snap, members: np.ndarray, *, volumes: str = "hull+alpha",
         axis_ratios=(float(np.sqrt(max(b2, 0) / a2)), float(np.sqrt(max(c2, 0) / a2))),
         grain_volume=grain_volume, grain_density=mass / grain_volume)
     if volumes in ("hull", "hull+alpha"):
-        props.hull_volume = convex_hull_volume(centres, radii, hull_points)
+        props.hull_volume = convex_hull_volume(centres, radii, hull_points, vertices)
     if volumes == "hull+alpha":
-        shape = minimum_alpha_shape(centres, radii, alpha_points)
+        shape = minimum_alpha_shape(centres, radii, alpha_points, vertices, centroids)
         props.alpha, props.alpha_volume = shape.alpha, shape.volume
     return props

@@ -1,5 +1,6 @@
 """Quick-look figure of a run: the bodies at the first and last snapshots (x-y and x-z
-projections of their spheres, circles to scale) and the conservation diagnostics over time."""
+projections of their spheres, circles to scale, and of their polyhedra, outlines of their
+projections) and the conservation diagnostics over time."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from .conservation import conservation_series  # noqa: E402
-from .plots import AXES, draw_spheres  # noqa: E402
+from .plots import AXES, draw_hulls, draw_spheres, hull_vertices  # noqa: E402
 from .reader import Run  # noqa: E402
 
 
@@ -28,6 +29,8 @@ def quicklook(path: str | Path, output: str | Path) -> Path:
             ax = axs[row, col]
             draw_spheres(ax, snap.sphere_position[:, [i, j]] - centre[[i, j]],
                          snap.sphere_radius, "0.45", extent)
+            vertices, start, _ = hull_vertices(snap)
+            draw_hulls(ax, vertices[:, [i, j]] - centre[[i, j]], start, "0.45")
             ax.set_xlabel(f"{AXES[i]} [m]")
             ax.set_ylabel(f"{AXES[j]} [m]")
             ax.set_title(f"t = {snap.time:.4g} s")
@@ -42,8 +45,12 @@ def quicklook(path: str | Path, output: str | Path) -> Path:
     for ax in axs[:, 2]:
         ax.set_xlabel("t [s]")
     spheres = first.sphere_body.size
-    fig.suptitle(f"{Path(path).name}: {first.id.size} bodies"
-                 + (f" ({spheres} spheres)" if spheres != first.id.size else ""))
+    hulls = first.hull_body.size
+    if hulls:
+        made_of = f" ({hulls} polyhedra" + (f", {spheres} spheres)" if spheres else ")")
+    else:
+        made_of = f" ({spheres} spheres)" if spheres != first.id.size else ""
+    fig.suptitle(f"{Path(path).name}: {first.id.size} bodies{made_of}")
     fig.tight_layout()
     output = Path(output)
     output.parent.mkdir(parents=True, exist_ok=True)

@@ -27,6 +27,7 @@ from typing import NoReturn
 import h5py
 import numpy as np
 
+from .polyhedra import HullShapes, world_vertices
 from .rigid import sphere_centres
 
 # Output format versions this reader reads (docs/output-format.md): 2 (free spheres only) and 3
@@ -48,6 +49,17 @@ SNAPSHOT_FIELDS = {"id": ("i", ()), "mass": ("f", ()), "radius": ("f", ()),
 # resumed) holds free spheres, as rubble's own reader takes it (src/io/run_file.cpp).
 SPHERE_FIELDS = {"body": ("i", ()), "offset": ("f", (3,)), "radius": ("f", ()),
                  "mass": ("f", ())}
+
+# The datasets of a snapshot's `hulls` group, one row per polyhedral body, in body order; a
+# snapshot has the group only when some of its bodies are polyhedra (docs/polyhedra.md).
+HULL_FIELDS = {"body": ("i", ()), "shape": ("i", ()), "mass": ("f", ())}
+
+# The /hull_shapes group, written once with the first snapshot that has polyhedra: datasets of
+# different lengths, each checked on its own (vertex_start and triangle_start S + 1 rows,
+# volume S, vertices V and triangles T).
+HULL_SHAPE_FIELDS = {"vertex_start": ("i", ()), "vertices": ("f", (3,)),
+                     "triangle_start": ("i", ()), "triangles": ("i", (3,)),
+                     "volume": ("f", ())}
 
 DIAGNOSTIC_FIELDS = {
     "step": ("i", ()), "time": ("f", ()), "kinetic_translational": ("f", ()),
@@ -111,6 +123,11 @@ class Snapshot:
     # output-format.md); empty without that group (format version 2), whose bodies are free
     # spheres. Read them through sphere_body, sphere_offset, ... below, which cover both.
     spheres: dict = dataclasses.field(default_factory=dict)
+    # The datasets of the snapshot's `hulls` group (body, shape, mass), one row per polyhedral
+    # body in body order; empty when no body is a polyhedron. Their shapes: hull_shapes (the
+    # run's /hull_shapes), None without polyhedra.
+    hulls: dict = dataclasses.field(default_factory=dict)
+    hull_shapes: HullShapes | None = None
 
     @property
     def principal_axes(self) -> np.ndarray:
@@ -123,27 +140,33 @@ class Snapshot:
         return axes
 
     # The bodies' shapes: one row per sphere, grouped by body. Without a spheres table every
-    # body is a free sphere, its own one sphere at zero offset.
+    # body that is not a polyhedron is a free sphere, its own one sphere at zero offset.
+
+    @functools.cached_property
+    def _free_spheres(self) -> np.ndarray:
+        """Body rows that are free spheres when there is no spheres table."""
+        return np.flatnonzero(~self.has_hull)
 
     @property
     def sphere_body(self) -> np.ndarray:
         """(M,) int64: row of each sphere's body."""
-        return self.spheres["body"] if self.spheres else np.arange(len(self.id))
+        return self.spheres["body"] if self.spheres else self._free_spheres
 
     @property
     def sphere_offset(self) -> np.ndarray:
         """(M, 3) m: each sphere's centre in its body's frame, from the body's centre of mass."""
-        return self.spheres["offset"] if self.spheres else np.zeros((len(self.id), 3))
+        return self.spheres["offset"] if self.spheres else np.zeros((len(self._free_spheres),
+                                                                     3))
 
     @property
     def sphere_radius(self) -> np.ndarray:
         """(M,) m."""
-        return self.spheres["radius"] if self.spheres else self.radius
+        return self.spheres["radius"] if self.spheres else self.radius[self._free_spheres]
 
     @property
     def sphere_mass(self) -> np.ndarray:
         """(M,) kg; a body's spheres' masses sum to its mass."""
-        return self.spheres["mass"] if self.spheres else self.mass
+        return self.spheres["mass"] if self.spheres else self.mass[self._free_spheres]
 
     @functools.cached_property
     def sphere_position(self) -> np.ndarray:
@@ -169,6 +192,69 @@ class Snapshot:
         # Each body's rows start .. start + count - 1: its start repeated, plus 0 .. count - 1.
         within = np.arange(count.sum()) - np.repeat(np.cumsum(count) - count, count)
         return np.repeat(self.sphere_start[bodies], count) + within
+
+    # Polyhedral bodies: one hull each (docs/polyhedra.md), a convex polyhedron of the run's
+    # shape catalogue, its vertices x_body + R(q_body) v in the inertial frame.
+
+    @property
+    def hull_body(self) -> np.ndarray:
+        """(P,) int64: body row of each hull (increasing)."""
+        return self.hulls["body"] if self.hulls else np.zeros(0, dtype=np.int64)
+
+    @property
+    def hull_shape(self) -> np.ndarray:
+        """(P,) int64: each hull's shape, an index into hull_shapes."""
+        return self.hulls["shape"] if self.hulls else np.zeros(0, dtype=np.int64)
+
+    @functools.cached_property
+    def has_hull(self) -> np.ndarray:
+        """(N,) bool: the body is a polyhedron."""
+        mask = np.zeros(len(self.id), dtype=bool)
+        mask[self.hull_body] = True
+        return mask
+
+    @functools.cached_property
+    def hull_of(self) -> np.ndarray:
+        """(N,) int64: each body's hull row, -1 for a body of spheres."""
+        row = np.full(len(self.id), -1, dtype=np.int64)
+        row[self.hull_body] = np.arange(len(self.hull_body))
+        return row
+
+    @property
+    def hull_volume(self) -> np.ndarray:
+        """(P,) m^3: each hull's volume (its shape's)."""
+        if not len(self.hull_body):
+            return np.zeros(0)
+        return self.hull_shapes.volume[self.hull_shape]
+
+    @functools.cached_property
+    def _hull_world(self) -> tuple[np.ndarray, np.ndarray]:
+        if not len(self.hull_body):
+            return np.zeros((0, 3)), np.zeros(1, dtype=np.int64)
+        body = self.hull_body
+        return world_vertices(self.hull_shapes, self.hull_shape, self.position[body],
+                              self.orientation[body])
+
+    @property
+    def hull_vertex_position(self) -> np.ndarray:
+        """(V, 3) m: every hull's vertices in the inertial frame, hull by hull; hull p's are
+        rows hull_vertex_start[p] to hull_vertex_start[p + 1] - 1."""
+        return self._hull_world[0]
+
+    @property
+    def hull_vertex_start(self) -> np.ndarray:
+        """(P + 1,) int64: first row of each hull's vertices in hull_vertex_position, then the
+        total."""
+        return self._hull_world[1]
+
+    def hull_vertices(self, hull: int) -> np.ndarray:
+        """(n, 3) m: the inertial vertices of hull row `hull`."""
+        start = self.hull_vertex_start
+        return self.hull_vertex_position[start[hull]:start[hull + 1]]
+
+    def hull_triangles(self, hull: int) -> np.ndarray:
+        """(t, 3): the triangles of hull row `hull`, indices into hull_vertices(hull)."""
+        return self.hull_shapes.triangles_of(int(self.hull_shape[hull]))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -225,7 +311,11 @@ class Run:
             self._size = self.path.stat().st_size
             self._check_root()
             self._parameters = self._read_parameters()
+            self._has_hulls = False
+            self._hull_shapes = None
             self._snapshots = self._snapshot_index()
+            if self._has_hulls:
+                self._check_hull_shape_layout()
             self._check_layout(self._group(self._file, "diagnostics"), DIAGNOSTIC_FIELDS, 1)
             self._check_layout(self._group(self._file, "collisions"), COLLISION_FIELDS, 0)
         except BaseException:
@@ -274,9 +364,28 @@ class Run:
                 names = list(sub.keys())
             rows = self._dataset(sub, names[0]).shape[0] if names else 0
             spheres = self._row_datasets(sub, rows, exclude={})
-            self._check_spheres(sub.name, spheres, len(data["id"]))
+        hulls, shapes = {}, None
+        if "hulls" in group:
+            sub = self._group(group, "hulls")
+            with self._reading(sub.name):
+                rows = self._dataset(sub, "body").shape[0]
+            hulls = self._row_datasets(sub, rows, exclude={})
+            shapes = self.hull_shapes()
+            self._check_hulls(sub.name, hulls, len(data["id"]), len(shapes))
+        if spheres or hulls:
+            self._check_spheres(f"{group.name}/spheres", spheres, len(data["id"]),
+                                hulls.get("body"))
         return Snapshot(index=position, step=step, time=time, fields=fields, spheres=spheres,
-                        **data)
+                        hulls=hulls, hull_shapes=shapes, **data)
+
+    def hull_shapes(self) -> HullShapes:
+        """The run's shape catalogue (/hull_shapes), read and checked once."""
+        if self._hull_shapes is None:
+            group = self._group(self._file, "hull_shapes")
+            data = self._values(group, HULL_SHAPE_FIELDS)
+            self._check_hull_shapes(group.name, data)
+            self._hull_shapes = HullShapes(**data)
+        return self._hull_shapes
 
     def _row_datasets(self, group: h5py.Group, rows: int, exclude) -> dict[str, np.ndarray]:
         """Every numeric dataset of group with `rows` rows, except those named in exclude, as
@@ -390,9 +499,30 @@ class Run:
         self._check_layout(group, SNAPSHOT_FIELDS, 1)
         with self._reading(f"{group.name}/spheres"):
             has_spheres = "spheres" in group
+            has_hulls = "hulls" in group
+        if has_hulls:
+            # Polyhedra: the spheres table may be empty (every body a polyhedron).
+            self._check_layout(self._group(group, "hulls"), HULL_FIELDS, 1)
+            self._has_hulls = True
         if has_spheres:
-            self._check_layout(self._group(group, "spheres"), SPHERE_FIELDS, 1)
+            self._check_layout(self._group(group, "spheres"), SPHERE_FIELDS,
+                               0 if has_hulls else 1)
         return name, step, time
+
+    def _check_hull_shape_layout(self) -> None:
+        """/hull_shapes, once some snapshot has polyhedra: its datasets of their kinds and
+        shapes, the two start columns one longer than volume."""
+        group = self._group(self._file, "hull_shapes")
+        for name in ("vertices", "triangles"):
+            self._check_layout(group, {name: HULL_SHAPE_FIELDS[name]}, 4)
+        self._check_layout(group, {"volume": HULL_SHAPE_FIELDS["volume"]}, 1)
+        self._check_layout(group, {"vertex_start": HULL_SHAPE_FIELDS["vertex_start"],
+                                   "triangle_start": HULL_SHAPE_FIELDS["triangle_start"]}, 2)
+        shapes = self._dataset(group, "volume").shape[0]
+        starts = self._dataset(group, "vertex_start").shape[0]
+        if starts != shapes + 1:
+            self._fail(f"{group.name}/vertex_start has {starts} rows, not {shapes + 1} (one "
+                       f"more than {group.name}/volume)")
 
     def _check_layout(self, group: h5py.Group, fields: dict, min_rows: int) -> None:
         """Every dataset of fields is in group, of its kind and shape, all with as many rows
@@ -438,22 +568,73 @@ class Run:
         if repeated.size:
             self._fail(f"{where}/id: id {repeated[0]} appears more than once")
 
-    def _check_spheres(self, where: str, spheres: dict[str, np.ndarray], n: int) -> None:
+    def _check_spheres(self, where: str, spheres: dict[str, np.ndarray], n: int,
+                       hull_body: np.ndarray | None = None) -> None:
         """What the analysis relies on (docs/output-format.md): each sphere linked to a body
-        row, grouped by body, every body with a sphere, sizes and masses positive."""
+        row, grouped by body, every body with spheres or a hull (not both), sizes and masses
+        positive. Without a spheres table (hull_body given) the bodies that are not
+        polyhedra are free spheres."""
+        if not spheres:
+            return
         body = spheres["body"]
         self._require((body >= 0) & (body < n), f"{where}/body",
                       f"not a body row (0 to {n - 1})")
         grouped = np.concatenate([[True], np.diff(body) >= 0])
         self._require(grouped, f"{where}/body", "spheres not grouped by body")
-        missing = np.flatnonzero(np.bincount(body, minlength=n) == 0)
+        count = np.bincount(body, minlength=n)
+        hull = np.zeros(n, dtype=bool)
+        if hull_body is not None:
+            hull[hull_body] = True
+        both = np.flatnonzero((count > 0) & hull)
+        if both.size:
+            self._fail(f"{where}/body: body row {both[0]} has spheres and a hull")
+        missing = np.flatnonzero((count == 0) & ~hull)
         if missing.size:
-            self._fail(f"{where}/body: body row {missing[0]} has no sphere")
+            self._fail(f"{where}/body: body row {missing[0]} has no sphere"
+                       + (" and no hull" if hull_body is not None else ""))
         for name in ("offset", "radius", "mass"):
             self._require(_plausible(spheres[name]), f"{where}/{name}", IMPLAUSIBLE)
         for name in ("radius", "mass"):
             self._require(spheres[name] >= 1 / LIMIT, f"{where}/{name}",
                           f"zero, negative or below {1 / LIMIT:g}")
+
+    def _check_hulls(self, where: str, hulls: dict[str, np.ndarray], n: int,
+                     shapes: int) -> None:
+        """Each hull linked to a body row, in body order, at most one per body, naming a shape
+        of /hull_shapes, its mass positive."""
+        for name in HULL_FIELDS:
+            if name not in hulls:
+                self._fail(f"no {where}/{name}")
+        body = hulls["body"]
+        self._require((body >= 0) & (body < n), f"{where}/body",
+                      f"not a body row (0 to {n - 1})")
+        self._require(np.concatenate([[True], np.diff(body) > 0]), f"{where}/body",
+                      "hulls not in body order, one per body")
+        self._require((hulls["shape"] >= 0) & (hulls["shape"] < shapes), f"{where}/shape",
+                      f"not a shape of /hull_shapes (0 to {shapes - 1})")
+        self._require(_plausible(hulls["mass"]), f"{where}/mass", IMPLAUSIBLE)
+        self._require(hulls["mass"] >= 1 / LIMIT, f"{where}/mass",
+                      f"zero, negative or below {1 / LIMIT:g}")
+
+    def _check_hull_shapes(self, where: str, data: dict[str, np.ndarray]) -> None:
+        """Start columns from 0 to the row counts, at least 4 vertices and 4 triangles a
+        shape, triangle corners within their shape, coordinates plausible, volumes positive."""
+        for start, rows in (("vertex_start", "vertices"), ("triangle_start", "triangles")):
+            first = data[start]
+            total = len(data[rows])
+            if first[0] != 0 or first[-1] != total:
+                self._fail(f"{where}/{start} runs from {first[0]} to {first[-1]}, not 0 to "
+                           f"{total} (the rows of {where}/{rows})")
+            self._require(np.diff(first) >= 4, f"{where}/{start}",
+                          "a shape of fewer than 4 rows (or decreasing starts)")
+        self._require(_plausible(data["vertices"]), f"{where}/vertices", IMPLAUSIBLE)
+        self._require(_plausible(data["volume"]), f"{where}/volume", IMPLAUSIBLE)
+        self._require(data["volume"] >= 1 / LIMIT, f"{where}/volume",
+                      f"zero, negative or below {1 / LIMIT:g}")
+        count = np.diff(data["triangle_start"])
+        limit = np.repeat(np.diff(data["vertex_start"]), count)
+        self._require((data["triangles"] >= 0) & (data["triangles"] < limit[:, None]),
+                      f"{where}/triangles", "a vertex index outside its shape")
 
     def _require(self, ok: np.ndarray, where: str, fault: str) -> None:
         """Fails naming the first row where ok is false (any element of it, for rows of

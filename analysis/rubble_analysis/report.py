@@ -40,6 +40,17 @@ def snapshot_row(snap, aggs, largest) -> dict:
     }
 
 
+def _composition(props) -> str:
+    """What the bodies are made of, when not all free spheres: ", K spheres" (rigid
+    aggregates among them), ", P polyhedra" or both."""
+    if props.n_polyhedra == 0:
+        return f", {props.n_spheres} spheres" if props.n_spheres != props.n else ""
+    parts = [f"{props.n_polyhedra} polyhedra"]
+    if props.n_spheres:
+        parts.append(f"{props.n_spheres} spheres")
+    return ", " + " and ".join(parts)
+
+
 def largest_summary(snap, aggs, props, G: float) -> dict:
     """The largest aggregate of a snapshot in numbers and in words (`lines`, what `report`
     prints). The critical periods use the two bulk densities (hull and alpha shape), so a
@@ -58,7 +69,7 @@ def largest_summary(snap, aggs, props, G: float) -> dict:
         f"{aggs.count} aggregate(s) and {aggs.escapers.size} escaper(s)",
         f"  ({aggs.criterion})",
         f"  bodies        {props.n} ({100.0 * props.n / n_total:.1f} % of all)"
-        + (f", {props.n_spheres} spheres" if props.n_spheres != props.n else ""),
+        + _composition(props),
         f"  mass          {props.mass:.4g} kg ({100.0 * props.mass / total_mass:.1f} % of all)",
         f"  spin period   {hours:.3g} h ({props.period:.5g} s)",
         f"  critical      {t_hull / 3600.0:.3g} h (hull) to {t_alpha / 3600.0:.3g} h (alpha "
@@ -76,7 +87,7 @@ def largest_summary(snap, aggs, props, G: float) -> dict:
         f"(escape speed {v_esc:.2g} m/s)",
     ]
     return {"time_s": snap.time, "step": snap.step, "n": props.n, "n_spheres": props.n_spheres,
-            "n_bodies": n_total,
+            "n_polyhedra": props.n_polyhedra, "n_bodies": n_total,
             "mass_kg": props.mass, "mass_fraction": props.mass / total_mass,
             "period_s": props.period, "critical_period_hull_s": float(t_hull),
             "critical_period_alpha_s": float(t_alpha), "elongation": props.elongation,
@@ -136,18 +147,21 @@ def report(path: str | Path, outdir: str | Path, *, tolerance: float = 0.01,
         G = float(run.parameters["units"]["G"])
         count = run.snapshot_count
         rows = []
+        final_aggs = None
         indices = sorted(set(range(0, count, max(every, 1))) | {count - 1})
         for i in indices:
             snap = run.snapshot(i)
             aggs = identify(snap, tolerance, G if binding else None)
             largest = measure(snap, aggs.members(0), volumes="hull") if aggs.count else None
             rows.append(snapshot_row(snap, aggs, largest))
+            if i == count - 1:
+                final_aggs = aggs
         final = run.snapshot(-1)
         first = run.snapshot(0)
         diag = run.diagnostics()
         info = {"file": str(Path(path).resolve()), "code_version": run.code_version,
                 "complete": run.complete}
-    aggs = identify(final, tolerance, G if binding else None)
+    aggs = final_aggs  # the last snapshot's, found in the loop
     warnings_ = overlap_warnings(final)
     for w in warnings_:
         print(f"warning: {w}", file=sys.stderr)
@@ -166,6 +180,7 @@ def report(path: str | Path, outdir: str | Path, *, tolerance: float = 0.01,
     summary = {
         **info, "criterion": aggs.criterion, "time_s": final.time, "step": final.step,
         "n_bodies": int(final.id.size), "n_spheres": int(final.sphere_body.size),
+        "n_polyhedra": int(final.hull_body.size),
         "n_aggregates": aggs.count, "n_escapers": int(aggs.escapers.size),
         "largest": ({k: _json_safe(v) for k, v in largest_info.items()}
                     if largest_info else None),

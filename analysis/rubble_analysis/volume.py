@@ -1,9 +1,14 @@
-"""Volumes of a set of spheres for bulk density and porosity (Ferrari et al. 2020, sec. 2.4.2).
+"""Volumes of a set of spheres (and polyhedra) for bulk density and porosity (Ferrari et al.
+2020, sec. 2.4.2).
 
 The shape of an aggregate is bounded by two surfaces: the convex hull of the spheres (largest
 reasonable volume) and the minimum-volume alpha shape, the union of the Delaunay tetrahedra of
 points on the sphere surfaces whose circumradius is below alpha (Edelsbrunner & Muecke 1994),
 at the smallest alpha for which that union is one piece without internal cavities.
+
+Polyhedral grains enter through their vertices (`vertices`, inertial frame), which describe
+them exactly (a convex polyhedron is the hull of its vertices), and their centroids
+(`centres`, which the shape must hold, as it must hold every sphere's centre).
 """
 
 from __future__ import annotations
@@ -31,10 +36,15 @@ def surface_points(position: np.ndarray, radius: np.ndarray, k: int) -> np.ndarr
     return (position[:, None, :] + radius[:, None, None] * unit[None, :, :]).reshape(-1, 3)
 
 
-def convex_hull_volume(position: np.ndarray, radius: np.ndarray, k: int = 128) -> float:
-    """Volume of the convex hull of k surface points per sphere (m^3). The polytope lies
-    inside the true hull by at most the depth of one sampling cell, R (1 - cos theta)."""
-    return float(ConvexHull(surface_points(position, radius, k)).volume)
+def convex_hull_volume(position: np.ndarray, radius: np.ndarray, k: int = 128,
+                       vertices: np.ndarray | None = None) -> float:
+    """Volume of the convex hull of k surface points per sphere and of the polyhedra's
+    vertices (m^3). The polytope lies inside the true hull by at most the depth of one
+    sampling cell of a sphere, R (1 - cos theta); the polyhedra's part is exact."""
+    points = surface_points(position, radius, k)
+    if vertices is not None and len(vertices):
+        points = np.concatenate([points, vertices])
+    return float(ConvexHull(points).volume)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -85,13 +95,20 @@ def _is_solid(tri: Delaunay, inside: np.ndarray, centre_simplex: np.ndarray,
     return bool(np.isin(lab_out[outside], open_components).all())
 
 
-def minimum_alpha_shape(position: np.ndarray, radius: np.ndarray, k: int = 48) -> AlphaShape:
+def minimum_alpha_shape(position: np.ndarray, radius: np.ndarray, k: int = 48,
+                        vertices: np.ndarray | None = None,
+                        centres: np.ndarray | None = None) -> AlphaShape:
     """Smallest alpha (bisection over the tetrahedra's circumradii) whose alpha shape is solid;
     solidity grows with alpha, so the bisection finds its threshold. Since the tetrahedron
-    around a sphere's centre spans that sphere, alpha >= the largest radius."""
+    around a sphere's centre spans that sphere, alpha >= the largest radius. Polyhedra: their
+    inertial vertices and their centroids (each must be inside, as a sphere's centre)."""
     points = surface_points(position, radius, k)
+    inner = position
+    if vertices is not None and len(vertices):
+        points = np.concatenate([points, vertices])
+        inner = np.concatenate([position, centres])
     tri = Delaunay(points)
-    centre_simplex = tri.find_simplex(position)
+    centre_simplex = tri.find_simplex(inner)
     circ, vol = _circumradii_and_volumes(points, tri.simplices)
     # Points on one sphere are cospherical: their tetrahedra share the circumradius R up to
     # round-off, and nearly flat ones (slivers) have an ill-conditioned one. Radii within a

@@ -6,9 +6,11 @@ import dataclasses
 
 import h5py
 import numpy as np
+from scipy.spatial import ConvexHull
 from scipy.spatial.transform import Rotation
 
 from rubble_analysis import Snapshot
+from rubble_analysis.polyhedra import HullShapes
 
 
 def snapshot(position, radius, *, density: float = 2000.0, velocity=None,
@@ -219,11 +221,106 @@ def _write_snapshot(group, step: int, snap: Snapshot, version: int) -> None:
         return
     group["principal_axes"] = snap.principal_axes
     # Free spheres (a Snapshot without a spheres table): sphere k is body k's, at its centre.
+    # Polyhedra have no spheres: the table is empty when every body is one (as rubble writes).
     spheres = group.create_group("spheres")
     spheres["body"] = snap.sphere_body.astype(np.int64)
-    spheres["offset"] = snap.sphere_offset
+    spheres["offset"] = snap.sphere_offset.reshape(-1, 3)
     spheres["radius"] = snap.sphere_radius
     spheres["mass"] = snap.sphere_mass
+    if snap.hulls:
+        hulls = group.create_group("hulls")
+        hulls["body"] = snap.hulls["body"].astype(np.int64)
+        hulls["shape"] = snap.hulls["shape"].astype(np.int64)
+        hulls["mass"] = snap.hulls["mass"].astype(float)
+        # /hull_shapes: written once, with the first snapshot that has polyhedra.
+        if "hull_shapes" not in group.file:
+            shapes = group.file.create_group("hull_shapes")
+            for name in ("vertex_start", "vertices", "triangle_start", "triangles", "volume"):
+                shapes[name] = getattr(snap.hull_shapes, name)
+
+
+# Polyhedra (docs/polyhedra.md): shapes about their centroids, bodies of one hull each.
+
+@dataclasses.dataclass(frozen=True)
+class Shape:
+    vertices: np.ndarray   # (n, 3) m, about the centroid, body frame
+    triangles: np.ndarray  # (t, 3), counter-clockwise seen from outside
+    volume: float          # m^3
+    inertia: np.ndarray    # (3, 3) m^5, about the centroid, per unit density
+
+
+def outward_triangles(points: np.ndarray) -> np.ndarray:
+    """Triangles of the convex hull of points (all of them vertices), each counter-clockwise
+    seen from outside (its normal away from the centre of the points)."""
+    hull = ConvexHull(points)
+    tri = hull.simplices.copy()
+    centre = points.mean(0)
+    a, b, c = (points[tri[:, i]] for i in range(3))
+    inward = np.einsum("ij,ij->i", np.cross(b - a, c - a), a - centre) < 0
+    tri[inward] = tri[inward][:, [0, 2, 1]]
+    return tri.astype(np.int64)
+
+
+def box(a: float, b: float, c: float) -> Shape:
+    """An a x b x c box about its centre: V = abc, I = V diag(b^2 + c^2, a^2 + c^2,
+    a^2 + b^2) / 12 per unit density."""
+    v = np.array([[x, y, z] for x in (-a / 2, a / 2) for y in (-b / 2, b / 2)
+                  for z in (-c / 2, c / 2)])
+    volume = a * b * c
+    inertia = volume / 12.0 * np.diag([b * b + c * c, a * a + c * c, a * a + b * b])
+    return Shape(vertices=v, triangles=outward_triangles(v), volume=volume, inertia=inertia)
+
+
+def catalogue(shapes) -> HullShapes:
+    """The /hull_shapes group of a list of Shapes."""
+    nv = [len(s.vertices) for s in shapes]
+    nt = [len(s.triangles) for s in shapes]
+    return HullShapes(
+        vertex_start=np.concatenate([[0], np.cumsum(nv)]).astype(np.int64),
+        vertices=np.concatenate([s.vertices for s in shapes]).astype(float),
+        triangle_start=np.concatenate([[0], np.cumsum(nt)]).astype(np.int64),
+        triangles=np.concatenate([s.triangles for s in shapes]).astype(np.int64),
+        volume=np.array([s.volume for s in shapes], dtype=float))
+
+
+def polyhedra_snapshot(shapes, position, orientation, *, density: float = 1000.0,
+                       spheres=(), velocity=None, spin=None) -> Snapshot:
+    """A Snapshot of polyhedra: body k of shape k at position[k] with orientation[k] (body ->
+    inertial), mass density x volume, principal moments and axes from the shape's tensor (as
+    rubble stores them: moments ascending, axes a proper rotation, principal -> body), then
+    free spheres (centre, radius) after them (a mixed snapshot: those have the spheres
+    table)."""
+    p = len(shapes)
+    n = p + len(spheres)
+    mass = np.array([density * s.volume for s in shapes]
+                    + [density * 4.0 / 3.0 * np.pi * r**3 for _, r in spheres])
+    moments, axes = [], []
+    for s in shapes:
+        w, vec = np.linalg.eigh(density * s.inertia)
+        if np.linalg.det(vec) < 0:
+            vec[:, 2] = -vec[:, 2]
+        moments.append(w)
+        axes.append(quaternion_from_matrix(vec))
+    for (_, r), m in zip(spheres, mass[p:]):
+        moments.append(np.full(3, 0.4 * m * r * r))
+        axes.append(np.array([1.0, 0.0, 0.0, 0.0]))
+    radius = np.array([np.linalg.norm(s.vertices, axis=1).max() for s in shapes]
+                      + [r for _, r in spheres])
+    pos = np.concatenate([np.asarray(position, dtype=float).reshape(-1, 3),
+                          np.array([c for c, _ in spheres], dtype=float).reshape(-1, 3)])
+    q = np.concatenate([np.asarray(orientation, dtype=float).reshape(-1, 4),
+                        np.tile([1.0, 0.0, 0.0, 0.0], (len(spheres), 1))])
+    sphere_table = {"body": np.arange(p, n, dtype=np.int64), "offset": np.zeros((n - p, 3)),
+                    "radius": radius[p:].copy(), "mass": mass[p:].copy()}
+    return Snapshot(
+        index=0, step=0, time=0.0, id=np.arange(n), mass=mass, radius=radius, position=pos,
+        velocity=np.zeros((n, 3)) if velocity is None else np.asarray(velocity, float),
+        spin=np.zeros((n, 3)) if spin is None else np.asarray(spin, float),
+        orientation=q, inertia=np.array(moments),
+        fields={"principal_axes": np.array(axes)}, spheres=sphere_table,
+        hulls={"body": np.arange(p, dtype=np.int64), "shape": np.arange(p, dtype=np.int64),
+               "mass": mass[:p].copy()},
+        hull_shapes=catalogue(shapes))
 
 
 def _write_series(group, rows: int, chunk: int) -> None:
