@@ -199,8 +199,12 @@ std::vector<ParamSpec> make_specs() {
              "Polyhedra: contact impulse solver, apgd (accelerated projected gradient, Mazhar "
              "et al. 2015) or pgs (projected Gauss-Seidel)",
              enum_names(polyhedra::contact_method_names)),
-        integer("collisions.solver_iterations", "1000",
+        integer("collisions.solver_iterations", "100",
                 "Polyhedra: APGD steps or PGS sweeps per cone complementarity problem", 1, 1e9),
+        integer("collisions.solver_passes", "5",
+                "Polyhedra: cone complementarity problems per step at most (De Saxce's fixed "
+                "point for Coulomb's law; 1: the relaxed friction law of the CCP)",
+                1, 1000),
         positive("collisions.solver_tolerance", "", "1e-6",
                  "Polyhedra: residual of the contact conditions, relative to the fastest "
                  "contact speed, at which the solver stops"),

@@ -165,6 +165,7 @@ RunConfig make_run_config(const ParameterSet& p) {
     poly.recovery_speed = p.real("collisions.recovery_speed");
     poly.solver.method = choice(p, "collisions.solver", polyhedra::contact_method_names);
     poly.solver.max_iterations = static_cast<int>(p.integer("collisions.solver_iterations"));
+    poly.solver.coulomb_max_iterations = static_cast<int>(p.integer("collisions.solver_passes"));
     poly.solver.tolerance = p.real("collisions.solver_tolerance");
     poly.solver.coulomb_tolerance = poly.solver.tolerance;
     if (k.periodic_box > 0.0 && c.gravity.backend != gravity::Backend::none)
