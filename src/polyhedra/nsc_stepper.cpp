@@ -15,17 +15,11 @@
 #include "rubble/polyhedra/epa.hpp"
 #include "rubble/polyhedra/gjk.hpp"
 #include "rubble/polyhedra/manifold.hpp"
+#include "rubble/polyhedra/point3_eigen.hpp"
 #include "rubble/polyhedra/support.hpp"
 
 namespace rubble::polyhedra {
 namespace {
-
-Point3 point3(const Vec3& x) {
-    return Point3{x.x(), x.y(), x.z()};
-}
-Vec3 vec3(const Point3& p) {
-    return Vec3(p.x, p.y, p.z);
-}
 
 // A body's state as the contact search sees it at the start of the step.
 struct Placed {
@@ -46,7 +40,7 @@ struct Found {
 void plane_contacts(const Bodies& b, std::size_t k, const Placed& p, const boundaries::Wall& w,
                     std::int32_t wall, double margin, double reach, std::vector<Found>& out) {
     for (std::size_t v = 0; v < p.world.size(); ++v) {
-        const Vec3 x = vec3(p.world[v]);
+        const Vec3 x = to_vec3(p.world[v]);
         const double gap = w.normal.dot(x - w.point) - margin;
         if (gap > reach) continue;
         out.push_back(Found{static_cast<std::int64_t>(k), -1, wall, x - margin * w.normal, w.normal,
@@ -142,7 +136,7 @@ integrate::StepStats NscStepper::advance(Bodies& b, double h, double /*t0*/, boo
         Placed& p = placed[body];
         p.pose = Pose{b.pos[body], b.orientation[body].toRotationMatrix()};
         for (const Vec3& v : cores_[shape].hull.vertices)
-            p.world.push_back(point3(p.pose.position + p.pose.rotation * v));
+            p.world.push_back(to_point3(p.pose.position + p.pose.rotation * v));
         p.rim_speed = b.spin[body].norm() * b.radius[body];
         // What the body can cover in the step, and half the envelope each.
         reach[body] = b.radius[body] + h * (b.vel[body].norm() + p.rim_speed) + 0.5 * envelope;
@@ -161,17 +155,17 @@ integrate::StepStats NscStepper::advance(Bodies& b, double h, double /*t0*/, boo
         const double max_gap = envelope + approach;
         const WorldPolytopeSupport sa{pa.world.data(), static_cast<int>(pa.world.size())};
         const WorldPolytopeSupport sb{pb.world.data(), static_cast<int>(pb.world.size())};
-        const Point3 towards_b = point3(b.pos[uj] - b.pos[ui]);
+        const Point3 towards_b = to_point3(b.pos[uj] - b.pos[ui]);
         const GjkResult g = gjk_distance(sa, sb, towards_b);
         Vec3 normal; // from b to a
         if (!g.overlap && g.distance > 0.0) {
             if (g.distance - 2.0 * m > max_gap) continue;
-            normal = (vec3(g.on_a) - vec3(g.on_b)) / g.distance;
+            normal = (to_vec3(g.on_a) - to_vec3(g.on_b)) / g.distance;
         } else {
             // The cores overlap: penetration beyond the margin, the normal from EPA (its normal
             // points from A to B).
             const PenetrationResult e = penetration_depth(sa, sb, towards_b);
-            normal = e.overlap ? -vec3(e.normal) : Vec3(b.pos[ui] - b.pos[uj]).normalized();
+            normal = e.overlap ? -to_vec3(e.normal) : Vec3(b.pos[ui] - b.pos[uj]).normalized();
         }
         const ContactManifold mf =
             contact_manifold(PlacedPolyhedron{cores_[shape_of[ui]], pa.pose, m},

@@ -15,6 +15,7 @@
 #include "polytope_reference.hpp"
 #include "rubble/ic/random.hpp"
 #include "rubble/polyhedra/epa.hpp"
+#include "rubble/polyhedra/point3_eigen.hpp"
 #include "rubble/polyhedra/support.hpp"
 #include "rubble/shapes/convex_hull.hpp"
 #include "tolerances.hpp"
@@ -24,13 +25,6 @@ using polyhedra::Point3;
 using polyhedra::PolytopeSupport;
 
 namespace {
-
-Point3 point(const Vec3& v) {
-    return Point3{v.x(), v.y(), v.z()};
-}
-Vec3 vec(const Point3& p) {
-    return Vec3(p.x, p.y, p.z);
-}
 
 // A hull placed in the world: its body-frame vertices, and the support functor over them (as
 // in gjk_test.cpp).
@@ -43,7 +37,7 @@ struct Placed {
     Placed(shapes::ConvexHull h, const Quat& rotation, const Vec3& at)
         : hull(std::move(h)), q(rotation), pos(at) {
         for (const Vec3& v : hull.vertices)
-            body.push_back(point(v));
+            body.push_back(polyhedra::to_point3(v));
     }
     [[nodiscard]] PolytopeSupport support() const {
         PolytopeSupport s;
@@ -53,7 +47,7 @@ struct Placed {
         for (int i = 0; i < 3; ++i)
             for (int j = 0; j < 3; ++j)
                 s.rot[3 * i + j] = r(i, j);
-        s.pos = point(pos);
+        s.pos = polyhedra::to_point3(pos);
         return s;
     }
     // The world vertices as the support functor computes them (the same rounding).
@@ -61,7 +55,7 @@ struct Placed {
         const PolytopeSupport s = support();
         std::vector<Vec3> out;
         for (const Point3& v : body)
-            out.push_back(vec(s.to_world(v)));
+            out.push_back(polyhedra::to_vec3(s.to_world(v)));
         return out;
     }
     [[nodiscard]] test::ReferencePolytope reference() const {
@@ -104,7 +98,8 @@ Quat random_rotation(ic::Rng& rng) {
 }
 
 polyhedra::PenetrationResult depth(const Placed& a, const Placed& b) {
-    return polyhedra::penetration_depth(a.support(), b.support(), point(b.pos - a.pos));
+    return polyhedra::penetration_depth(a.support(), b.support(),
+                                        polyhedra::to_point3(b.pos - a.pos));
 }
 
 // h_A(n) + h_B(-n) in long double over the world vertices: the overlap of the shapes'
@@ -254,11 +249,14 @@ TEST(Epa, RandomHullsMatchTheExactReference) {
             EXPECT_LE(r.lower_bound, exact + roundoff);
             EXPECT_GE(r.upper_bound, exact - roundoff);
             EXPECT_NEAR(std::sqrt(polyhedra::norm2(r.normal)), 1.0, 4 * test::eps);
-            EXPECT_NEAR(static_cast<double>(support_overlap(A, B, vec(r.normal))), r.depth,
-                        tolerance);
-            EXPECT_LE((vec(r.on_a) - vec(r.on_b) - r.depth * vec(r.normal)).norm(), roundoff);
-            EXPECT_LE(a0.outside(vec(r.on_a)), roundoff);
-            EXPECT_LE(b.outside(vec(r.on_b)), roundoff);
+            EXPECT_NEAR(static_cast<double>(support_overlap(A, B, polyhedra::to_vec3(r.normal))),
+                        r.depth, tolerance);
+            EXPECT_LE((polyhedra::to_vec3(r.on_a) - polyhedra::to_vec3(r.on_b) -
+                       r.depth * polyhedra::to_vec3(r.normal))
+                          .norm(),
+                      roundoff);
+            EXPECT_LE(a0.outside(polyhedra::to_vec3(r.on_a)), roundoff);
+            EXPECT_LE(b.outside(polyhedra::to_vec3(r.on_b)), roundoff);
             if (exact > 1e3 * roundoff)
                 worst_relative = std::max(worst_relative, std::abs(r.depth - exact) / exact);
         }

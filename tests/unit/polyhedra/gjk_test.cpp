@@ -14,6 +14,7 @@
 #include "polytope_reference.hpp"
 #include "rubble/ic/random.hpp"
 #include "rubble/polyhedra/gjk.hpp"
+#include "rubble/polyhedra/point3_eigen.hpp"
 #include "rubble/polyhedra/support.hpp"
 #include "rubble/shapes/convex_hull.hpp"
 #include "tolerances.hpp"
@@ -23,13 +24,6 @@ using polyhedra::Point3;
 using polyhedra::PolytopeSupport;
 
 namespace {
-
-Point3 point(const Vec3& v) {
-    return Point3{v.x(), v.y(), v.z()};
-}
-Vec3 vec(const Point3& p) {
-    return Vec3(p.x, p.y, p.z);
-}
 
 // A hull placed in the world: its body-frame vertices, and the support functor over them.
 struct Placed {
@@ -41,7 +35,7 @@ struct Placed {
     Placed(shapes::ConvexHull h, const Quat& rotation, const Vec3& at)
         : hull(std::move(h)), q(rotation), pos(at) {
         for (const Vec3& v : hull.vertices)
-            body.push_back(point(v));
+            body.push_back(polyhedra::to_point3(v));
     }
     [[nodiscard]] PolytopeSupport support() const {
         PolytopeSupport s;
@@ -51,7 +45,7 @@ struct Placed {
         for (int i = 0; i < 3; ++i)
             for (int j = 0; j < 3; ++j)
                 s.rot[3 * i + j] = r(i, j);
-        s.pos = point(pos);
+        s.pos = polyhedra::to_point3(pos);
         return s;
     }
     // The world vertices as the support functor computes them (the same rounding).
@@ -59,7 +53,7 @@ struct Placed {
         const PolytopeSupport s = support();
         std::vector<Vec3> out;
         for (const Point3& v : body)
-            out.push_back(vec(s.to_world(v)));
+            out.push_back(polyhedra::to_vec3(s.to_world(v)));
         return out;
     }
     [[nodiscard]] test::ReferencePolytope reference() const {
@@ -98,7 +92,7 @@ Quat random_rotation(ic::Rng& rng) {
 }
 
 polyhedra::GjkResult distance(const Placed& a, const Placed& b) {
-    return polyhedra::gjk_distance(a.support(), b.support(), point(b.pos - a.pos));
+    return polyhedra::gjk_distance(a.support(), b.support(), polyhedra::to_point3(b.pos - a.pos));
 }
 
 TEST(Gjk, FacingCubesAreTheirGapApart) {
@@ -181,7 +175,8 @@ TEST(Gjk, RandomHullsMatchTheExactReference) {
             EXPECT_NEAR(r.distance, exact, 1e-10 * exact + roundoff);
             EXPECT_LE(r.lower_bound, exact + roundoff);
             EXPECT_GE(r.distance, exact - roundoff);
-            EXPECT_NEAR((vec(r.on_b) - vec(r.on_a)).norm(), r.distance, roundoff);
+            EXPECT_NEAR((polyhedra::to_vec3(r.on_b) - polyhedra::to_vec3(r.on_a)).norm(),
+                        r.distance, roundoff);
             if (exact > 1e3 * roundoff)
                 worst_relative = std::max(worst_relative, std::abs(r.distance - exact) / exact);
         }

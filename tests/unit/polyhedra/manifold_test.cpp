@@ -20,6 +20,7 @@
 #include "rubble/ic/random.hpp"
 #include "rubble/polyhedra/gjk.hpp"
 #include "rubble/polyhedra/manifold.hpp"
+#include "rubble/polyhedra/point3_eigen.hpp"
 #include "rubble/polyhedra/support.hpp"
 #include "rubble/shapes/polyhedron.hpp"
 #include "tolerances.hpp"
@@ -288,13 +289,6 @@ TEST(ContactManifold, FeatureIdsAreDistinctAndSurviveSmallMoves) {
 
 // Random pairs.
 
-polyhedra::Point3 point(const Vec3& v) {
-    return polyhedra::Point3{v.x(), v.y(), v.z()};
-}
-Vec3 vec(const polyhedra::Point3& p) {
-    return Vec3(p.x, p.y, p.z);
-}
-
 // A placed polyhedron with a margin, and its support functor for GJK.
 struct Body {
     Polyhedron core;
@@ -304,7 +298,7 @@ struct Body {
 
     Body(Polyhedron p, const Pose& at) : core(std::move(p)), pose(at) {
         for (const Vec3& v : core.hull.vertices)
-            body.push_back(point(v));
+            body.push_back(polyhedra::to_point3(v));
     }
     [[nodiscard]] PlacedPolyhedron placed() const { return {core, pose, margin}; }
     [[nodiscard]] polyhedra::PolytopeSupport support() const {
@@ -314,7 +308,7 @@ struct Body {
         for (int i = 0; i < 3; ++i)
             for (int j = 0; j < 3; ++j)
                 s.rot[3 * i + j] = pose.rotation(i, j);
-        s.pos = point(pose.position);
+        s.pos = polyhedra::to_point3(pose.position);
         return s;
     }
     [[nodiscard]] std::vector<Vec3> world() const { return world_vertices(core, pose); }
@@ -412,11 +406,11 @@ TEST(ContactManifold, RandomPairsAreOnTheirShapesAndNeverCloserThanTheShapes) {
             a.margin = rng.uniform(0.0, 0.05) * size;
             b.margin = rng.uniform(0.0, 0.05) * size;
         }
-        const auto r = polyhedra::gjk_distance(a.support(), b.support(),
-                                               point(b.pose.position - a.pose.position));
+        const auto r = polyhedra::gjk_distance(
+            a.support(), b.support(), polyhedra::to_point3(b.pose.position - a.pose.position));
         ASSERT_TRUE(r.converged);
         ASSERT_FALSE(r.overlap);
-        const Vec3 n = (vec(r.on_a) - vec(r.on_b)).normalized();
+        const Vec3 n = (polyhedra::to_vec3(r.on_a) - polyhedra::to_vec3(r.on_b)).normalized();
         const double exact =
             static_cast<double>(test::polytope_distance(a.reference(), b.reference()));
         const bool face =

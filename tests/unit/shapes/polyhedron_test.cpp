@@ -236,9 +236,10 @@ namespace {
 // The core of p for margin m is the intersection of p's half-spaces shifted inwards by m: each
 // core vertex is inside all of them and on at least three (round-off of a 3 x 3 solve, relative
 // to the size), and each core face lies on one of them.
-void expect_margin_core(const Polyhedron& p, const Polyhedron& core, double m, double size) {
-    expect_well_formed(core);
-    const double tol = 1e-12 * size;
+// Each vertex of core is inside every plane of p shifted inwards by m and on at least three
+// of them, to tol (m).
+void expect_vertices_on_shifted_planes(const Polyhedron& p, const Polyhedron& core, double m,
+                                       double tol) {
     for (const Vec3& x : core.hull.vertices) {
         int on = 0;
         for (std::size_t f = 0; f < p.face_count(); ++f) {
@@ -248,6 +249,12 @@ void expect_margin_core(const Polyhedron& p, const Polyhedron& core, double m, d
         }
         EXPECT_GE(on, 3);
     }
+}
+
+void expect_margin_core(const Polyhedron& p, const Polyhedron& core, double m, double size) {
+    expect_well_formed(core);
+    const double tol = 1e-12 * size;
+    expect_vertices_on_shifted_planes(p, core, m, tol);
     for (std::size_t g = 0; g < core.face_count(); ++g) {
         bool found = false;
         for (std::size_t f = 0; f < p.face_count() && !found; ++f)
@@ -303,16 +310,7 @@ TEST(Polyhedron, MarginCoreWhereShrinkingSplitsVerticesIntoClusters) {
                   static_cast<int>(core.face_count()),
               2);
     EXPECT_GT(core.vertex_count(), 40u); // the clusters are there
-    const double tol = 1e-9 * 10.0;
-    for (const Vec3& x : core.hull.vertices) {
-        int on = 0;
-        for (std::size_t f = 0; f < p.face_count(); ++f) {
-            const double d = p.face_normals[f].dot(x) - (p.face_offsets[f] - m);
-            EXPECT_LE(d, tol);
-            if (std::abs(d) <= tol) ++on;
-        }
-        EXPECT_GE(on, 3);
-    }
+    expect_vertices_on_shifted_planes(p, core, m, 1e-9 * 10.0);
 }
 
 TEST(Polyhedron, MarginTooLargeForTheShapeIsRefused) {
