@@ -12,11 +12,14 @@
 //
 // Usage: rubble_polyhedra_pile_bench [--pgs] [--seed N] [--fill-iterations N] [--iterations N]
 //            [--ccps N] [--tolerance X] [--switch-steps N] [--settled-steps N] [--max-steps N]
-//            [--print-every N]
+//            [--print-every N] [--save-pile FILE] [--load-pile FILE]
 // The pile is filled with the solver capped (--fill-iterations per CCP, two Coulomb passes;
 // 0: uncapped, hours on one core), then the solver switches to the measured options (the
 // defaults unless --iterations, --ccps, --tolerance), the first --switch-steps steps rebuild
-// the warm start unmeasured, and --settled-steps steps are measured.
+// the warm start unmeasured, and --settled-steps steps are measured. --save-pile writes the
+// bodies' state (raw doubles) when the pile has settled; --load-pile starts from such a file
+// (same --seed: the same shapes) at the switch, so that variants of the stepper are measured on
+// the same pile without refilling it.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -74,6 +77,8 @@ struct Options {
     int settled_steps = 200;  // settled steps measured
     int max_steps = 5000;     // steps of the fill at most
     int print_every = 50;     // progress lines every this many steps (0: none)
+    std::string save_pile;    // the settled state's file to write ("": none)
+    std::string load_pile;    // a settled state to start from ("": fill the box)
 };
 
 Options parse(int argc, char** argv) {
@@ -107,12 +112,16 @@ Options parse(int argc, char** argv) {
             o.max_steps = static_cast<int>(value());
         } else if (a == "--print-every") {
             o.print_every = static_cast<int>(value());
+        } else if (a == "--save-pile" && i + 1 < argc) {
+            o.save_pile = argv[++i];
+        } else if (a == "--load-pile" && i + 1 < argc) {
+            o.load_pile = argv[++i];
         } else {
             std::fprintf(
                 stderr,
                 "usage: %s [--pgs] [--seed N] [--fill-iterations N] [--iterations N] "
                 "[--ccps N] [--tolerance X] [--switch-steps N] [--settled-steps N] [--max-steps N] "
-                "[--print-every N]\n",
+                "[--print-every N] [--save-pile FILE] [--load-pile FILE]\n",
                 argv[0]);
             std::exit(2);
         }
@@ -219,6 +228,45 @@ std::pair<double, std::size_t> wall_force(const integrate::Simulation& sim) {
     return {impulse_z / dt, walls};
 }
 
+// The bodies' state (positions, velocities, orientations, spins) as raw doubles.
+void save_pile(const Bodies& b, const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    bool ok = f != nullptr;
+    for (std::size_t k = 0; ok && k < b.size(); ++k) {
+        const double row[13] = {b.pos[k].x(),         b.pos[k].y(),         b.pos[k].z(),
+                                b.vel[k].x(),         b.vel[k].y(),         b.vel[k].z(),
+                                b.orientation[k].w(), b.orientation[k].x(), b.orientation[k].y(),
+                                b.orientation[k].z(), b.spin[k].x(),        b.spin[k].y(),
+                                b.spin[k].z()};
+        ok = std::fwrite(row, sizeof row, 1, f) == 1;
+    }
+    if (f != nullptr && std::fclose(f) != 0) ok = false;
+    if (!ok) {
+        std::fprintf(stderr, "cannot write %s\n", path.c_str());
+        std::exit(1);
+    }
+}
+
+void load_pile(Bodies& b, const std::string& path) {
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    bool ok = f != nullptr;
+    for (std::size_t k = 0; ok && k < b.size(); ++k) {
+        double row[13];
+        ok = std::fread(row, sizeof row, 1, f) == 1;
+        b.pos[k] = Vec3(row[0], row[1], row[2]);
+        b.vel[k] = Vec3(row[3], row[4], row[5]);
+        b.orientation[k] = Quat(row[6], row[7], row[8], row[9]);
+        b.spin[k] = Vec3(row[10], row[11], row[12]);
+    }
+    if (ok && std::fgetc(f) != EOF) ok = false; // a file of another pile
+    if (f != nullptr) std::fclose(f);
+    if (!ok) {
+        std::fprintf(stderr, "%s: not a pile of %zu grains written by --save-pile\n", path.c_str(),
+                     b.size());
+        std::exit(1);
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -226,9 +274,12 @@ int main(int argc, char** argv) {
     std::setvbuf(stdout, nullptr, _IOLBF, 0); // progress lines as they come, also into a pipe
     omp_set_num_threads(1);
 
-    integrate::Simulation sim(make_grains(o.seed), std::make_unique<gravity::NoGravity>(), dt);
+    Bodies grains = make_grains(o.seed);
+    const bool loaded = !o.load_pile.empty();
+    if (loaded) load_pile(grains, o.load_pile);
+    integrate::Simulation sim(std::move(grains), std::make_unique<gravity::NoGravity>(), dt);
     sim.set_uniform_field(Vec3(0, 0, -g));
-    sim.set_stepper(std::make_unique<polyhedra::NscStepper>(make_config(o, true)));
+    sim.set_stepper(std::make_unique<polyhedra::NscStepper>(make_config(o, !loaded)));
     const Bodies& b = sim.bodies();
     const std::size_t n = b.size();
     double mass = 0.0;
@@ -246,11 +297,11 @@ int main(int argc, char** argv) {
                               : "the same");
 
     Phase falling{"falling"}, switched{"switch"}, settled{"settled"};
-    std::vector<double> fz; // N, the walls' vertical force per settled step
-    int calm = 0, settled_at = -1;
+    std::vector<double> fz;                      // N, the walls' vertical force per settled step
+    int calm = 0, settled_at = loaded ? -1 : -2; // -2: filling
     const int total = o.max_steps + o.switch_steps + o.settled_steps;
     for (int s = 0; s < total; ++s) {
-        const bool filling = settled_at < 0;
+        const bool filling = settled_at == -2;
         if (filling && s == o.max_steps) {
             std::printf("not settled after %d steps (%.2f s): measuring anyway\n", s, s * dt);
             settled_at = s - 1;
@@ -272,10 +323,13 @@ int main(int argc, char** argv) {
         }
         energy /= mass;
         const int after = s - settled_at; // steps since the fill ended
-        if (settled_at < 0) {
+        if (settled_at == -2) {
             falling.add(seconds, sim.last_stats(), walls);
             calm = fastest < settled_speed && energy < settled_energy ? calm + 1 : 0;
-            if (calm >= settled_hold) settled_at = s;
+            if (calm >= settled_hold) {
+                settled_at = s;
+                if (!o.save_pile.empty()) save_pile(b, o.save_pile);
+            }
         } else if (after <= o.switch_steps) {
             switched.add(seconds, sim.last_stats(), walls);
         } else {
@@ -293,7 +347,7 @@ int main(int argc, char** argv) {
                 force_z / weight, s == settled_at ? "  settled" : "");
         if (settled.steps >= o.settled_steps) break;
     }
-    if (falling.steps < o.max_steps)
+    if (!loaded && falling.steps < o.max_steps)
         std::printf("settled after %d steps (%.3f s)\n", falling.steps, falling.steps * dt);
     falling.print();
     switched.print();
