@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Contact impulses of the NSC stepper (polyhedra/contact_solver.hpp; docs/polyhedra.md,
-// "Contact impulses (NSC)"). N = D^T M^-1 D is never formed: N gamma is a gather over each
-// body's contacts (body_increments) followed by a gather over each contact's bodies
-// (relative_velocity), both in fixed orders, so sums do not depend on the thread count.
+// "Contact impulses (NSC)"). N = D^T M^-1 D is never formed: N gamma is the contacts' world
+// impulses f = C^T gamma (C the contact's basis), gathered over each body's contacts as forces
+// f and torques r x f (body_increments), then each contact's relative velocity C (dv + dw x r)
+// (relative_velocity), all in fixed orders, so sums do not depend on the thread count. A
+// contact keeps only its basis and lever arms (no per-contact 3x3 arm or inertia matrices:
+// the solver's sweeps are bound by memory traffic), and APGD fuses its per-contact work into
+// two sweeps over the contacts and one over the bodies per step.
 #include "rubble/polyhedra/contact_solver.hpp"
 
 #include <algorithm>
@@ -38,20 +42,19 @@ constexpr double basis_tolerance = 1e-9;
 constexpr double infinity = std::numeric_limits<double>::infinity();
 const Vec3 e_n = Vec3::UnitX(); // the normal component in the contact frame
 
-// The problem in the solver's form, with the per-contact matrices it reuses.
+// The problem in the solver's form.
 struct Prepared {
     const SolverBodies* bodies = nullptr;
     std::size_t nb = 0, nc = 0;
     std::vector<std::size_t> a, b; // b == nb: a wall
     std::vector<Mat3> basis;       // rows n, t1, t2: world vector -> contact frame
-    std::vector<Mat3> arm_a;       // rows r_a x n, r_a x t1, r_a x t2: w_a -> u
-    std::vector<Mat3> arm_b;
-    std::vector<Mat3> turn_a; // A_a arm_a^T: impulse -> change of w_a
-    std::vector<Mat3> turn_b;
+    std::vector<Vec3> r_a, r_b;    // m, lever arms p - x (r_b zero for a wall)
     std::vector<double> mu, bias;
-    std::vector<double> weight; // g_i = 3 / trace(N_ii), kg
-    std::vector<double> step;   // PGS: 1 / lambda_max(N_ii) (1 / N_nn when frictionless), kg
-    std::vector<Vec3> q;        // D^T V_free + b_n e_n, m/s
+    std::vector<double> weight;     // g_i = 3 / trace(N_ii), kg
+    std::vector<double> inv_weight; // 1 / g_i
+    std::vector<double> cone;       // 1 / (1 + mu^2), of the projection on the cone's edge
+    std::vector<double> step; // PGS only: 1 / lambda_max(N_ii) (1 / N_nn when frictionless), kg
+    std::vector<Vec3> q;      // D^T V_free + b_n e_n, m/s
     // The contacts of each body (CSR, in contact order): entry 2 i for side a, 2 i + 1 for b.
     std::vector<std::size_t> first, entries;
 };
@@ -130,16 +133,18 @@ Mat3 rows(const Vec3& x, const Vec3& y, const Vec3& z) {
     return m;
 }
 
-// The relative velocity (u_n, u_t1, u_t2) of contact i for body velocities v, w (m/s).
+// The relative velocity (u_n, u_t1, u_t2) of contact i for body velocities v, w (m/s):
+// C (v_a + w_a x r_a - v_b - w_b x r_b).
 Vec3 relative_velocity(const Prepared& p, std::size_t i, const Vec3* v, const Vec3* w) {
     const std::size_t a = p.a[i], b = p.b[i];
-    Vec3 lin = v[a];
-    Vec3 u = p.arm_a[i] * w[a];
-    if (b != p.nb) {
-        lin -= v[b];
-        u -= p.arm_b[i] * w[b];
-    }
-    return p.basis[i] * lin + u;
+    Vec3 lin = v[a] + w[a].cross(p.r_a[i]);
+    if (b != p.nb) lin -= v[b] + w[b].cross(p.r_b[i]);
+    return p.basis[i] * lin;
+}
+
+// The arm matrix of lever r: rows r x n, r x t1, r x t2 (maps a spin to its contact velocity).
+Mat3 arm(const Vec3& r, const SolverContact& c) {
+    return rows(r.cross(c.n), r.cross(c.t1), r.cross(c.t2));
 }
 
 // The CSR lists of contacts per body, in contact order.
@@ -159,7 +164,7 @@ void build_lists(Prepared& p) {
     }
 }
 
-Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> contacts) {
+Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> contacts, bool pgs) {
     check_bodies(bodies);
     Prepared p;
     p.bodies = &bodies;
@@ -168,14 +173,14 @@ Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> cont
     p.a.resize(p.nc);
     p.b.resize(p.nc);
     p.basis.resize(p.nc);
-    p.arm_a.resize(p.nc);
-    p.arm_b.assign(p.nc, Mat3::Zero());
-    p.turn_a.resize(p.nc);
-    p.turn_b.assign(p.nc, Mat3::Zero());
+    p.r_a.resize(p.nc);
+    p.r_b.assign(p.nc, Vec3::Zero());
     p.mu.resize(p.nc);
     p.bias.resize(p.nc);
     p.weight.resize(p.nc);
-    p.step.resize(p.nc);
+    p.inv_weight.resize(p.nc);
+    p.cone.resize(p.nc);
+    if (pgs) p.step.resize(p.nc);
     p.q.resize(p.nc);
     for (std::size_t i = 0; i < p.nc; ++i) {
         const SolverContact& c = contacts[i];
@@ -183,17 +188,19 @@ Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> cont
         p.a[i] = static_cast<std::size_t>(c.a);
         p.b[i] = c.b < 0 ? p.nb : static_cast<std::size_t>(c.b);
         p.basis[i] = rows(c.n, c.t1, c.t2);
-        p.arm_a[i] = rows(c.r_a.cross(c.n), c.r_a.cross(c.t1), c.r_a.cross(c.t2));
-        p.turn_a[i] = bodies.inv_inertia[p.a[i]] * p.arm_a[i].transpose();
+        p.r_a[i] = c.r_a;
+        // N_ii = (1/m_a + 1/m_b) 1 + R_a A_a R_a^T + R_b A_b R_b^T (basis orthonormal, so
+        // C C^T = 1), with R the arm matrix and A the inverse inertia.
+        const Mat3 arm_a = arm(c.r_a, c);
+        Mat3 block = arm_a * bodies.inv_inertia[p.a[i]] * arm_a.transpose();
         double inv_mass = bodies.inv_mass[p.a[i]];
-        Mat3 block = p.arm_a[i] * p.turn_a[i];
         if (p.b[i] != p.nb) {
-            p.arm_b[i] = rows(c.r_b.cross(c.n), c.r_b.cross(c.t1), c.r_b.cross(c.t2));
-            p.turn_b[i] = bodies.inv_inertia[p.b[i]] * p.arm_b[i].transpose();
+            p.r_b[i] = c.r_b;
+            const Mat3 arm_b = arm(c.r_b, c);
+            block += arm_b * bodies.inv_inertia[p.b[i]] * arm_b.transpose();
             inv_mass += bodies.inv_mass[p.b[i]];
-            block += p.arm_b[i] * p.turn_b[i];
         }
-        block.diagonal().array() += inv_mass; // N_ii; basis orthonormal, so C C^T = 1
+        block.diagonal().array() += inv_mass;
         const double trace = block.trace();
         if (!(trace > 0))
             throw std::invalid_argument(contact_text(i) +
@@ -201,9 +208,11 @@ Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> cont
         p.mu[i] = c.mu;
         p.bias[i] = c.bias;
         p.weight[i] = 3.0 / trace;
-        if (c.mu == 0) {
+        p.inv_weight[i] = trace / 3.0;
+        p.cone[i] = 1.0 / (1.0 + c.mu * c.mu);
+        if (pgs && c.mu == 0) {
             p.step[i] = 1.0 / block(0, 0);
-        } else {
+        } else if (pgs) {
             Eigen::SelfAdjointEigenSolver<Mat3> eigen;
             eigen.computeDirect(block, Eigen::EigenvaluesOnly);
             p.step[i] = 1.0 / eigen.eigenvalues().maxCoeff();
@@ -214,8 +223,9 @@ Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> cont
     return p;
 }
 
-// M^-1 D gamma: the velocity and spin increments of every body (m/s, rad/s).
-void body_increments(const Prepared& p, const std::vector<Vec3>& gamma, std::vector<Vec3>& dv,
+// M^-1 D gamma from the contacts' world impulses f_i = C_i^T gamma_i: the velocity and spin
+// increments of every body (m/s, rad/s).
+void body_increments(const Prepared& p, const std::vector<Vec3>& f, std::vector<Vec3>& dv,
                      std::vector<Vec3>& dw) {
     dv.resize(p.nb);
     dw.resize(p.nb);
@@ -224,13 +234,12 @@ void body_increments(const Prepared& p, const std::vector<Vec3>& gamma, std::vec
         Vec3 force = Vec3::Zero(), torque = Vec3::Zero();
         for (std::size_t e = p.first[k]; e < p.first[k + 1]; ++e) {
             const std::size_t i = p.entries[e] / 2;
-            const Vec3 f = p.basis[i].transpose() * gamma[i];
             if (p.entries[e] % 2 == 0) {
-                force += f;
-                torque += p.arm_a[i].transpose() * gamma[i];
+                force += f[i];
+                torque += p.r_a[i].cross(f[i]);
             } else {
-                force -= f;
-                torque -= p.arm_b[i].transpose() * gamma[i];
+                force -= f[i];
+                torque -= p.r_b[i].cross(f[i]);
             }
         }
         dv[k] = p.bodies->inv_mass[k] * force;
@@ -240,6 +249,7 @@ void body_increments(const Prepared& p, const std::vector<Vec3>& gamma, std::vec
 
 // Scratch space of one solve.
 struct Workspace {
+    std::vector<Vec3> f;         // world impulses, N s
     std::vector<Vec3> dv, dw;    // body increments
     std::vector<Vec3> vel, spin; // body velocities
     std::vector<double> partial; // block sums
@@ -247,10 +257,19 @@ struct Workspace {
     std::vector<Vec3> y;         // contact velocities u + b_n e_n, m/s
 };
 
+// f_i = C_i^T gamma_i (N s, world) for every contact.
+void world_impulses(const Prepared& p, const std::vector<Vec3>& gamma, std::vector<Vec3>& f) {
+    f.resize(p.nc);
+#pragma omp parallel for schedule(static) if (p.nc >= parallel_min)
+    for (std::size_t i = 0; i < p.nc; ++i)
+        f[i] = p.basis[i].transpose() * gamma[i];
+}
+
 // N gamma (m/s) into out.
 void delassus_product(const Prepared& p, const std::vector<Vec3>& gamma, std::vector<Vec3>& out,
                       Workspace& w) {
-    body_increments(p, gamma, w.dv, w.dw);
+    world_impulses(p, gamma, w.f);
+    body_increments(p, w.f, w.dv, w.dw);
     out.resize(p.nc);
 #pragma omp parallel for schedule(static) if (p.nc >= parallel_min)
     for (std::size_t i = 0; i < p.nc; ++i)
@@ -259,7 +278,8 @@ void delassus_product(const Prepared& p, const std::vector<Vec3>& gamma, std::ve
 
 // The velocities after the impulses (w.vel, w.spin) and the contact velocities with bias (w.y).
 void evaluate(const Prepared& p, const std::vector<Vec3>& gamma, Workspace& w) {
-    body_increments(p, gamma, w.dv, w.dw);
+    world_impulses(p, gamma, w.f);
+    body_increments(p, w.f, w.dv, w.dw);
     w.vel.resize(p.nb);
     w.spin.resize(p.nb);
     for (std::size_t k = 0; k < p.nb; ++k) {
@@ -291,22 +311,39 @@ template <class Term> double ordered_sum(std::size_t n, std::vector<double>& par
     return total;
 }
 
-// |gamma - Proj_K(gamma - g y)| / g (m/s): the natural map of one contact as a velocity; a NaN
-// counts as infinite so that it can never pass a test.
-double contact_residual(const Vec3& gamma, const Vec3& y, double g, double mu) {
-    const double r = (gamma - project_on_cone(gamma - g * y, mu)).norm() / g;
-    return std::isnan(r) ? infinity : r;
+// project_on_cone for contact i, without its divisions and square roots where the point is
+// inside the cone or its polar cone (the tests squared), which is what the solvers' sweeps mostly
+// meet.
+Vec3 project(const Prepared& p, std::size_t i, const Vec3& x) {
+    const double mu = p.mu[i], normal = x.x();
+    if (mu == 0) return Vec3(std::max(normal, 0.0), 0, 0);
+    const double t2 = x.y() * x.y() + x.z() * x.z(), mu2 = mu * mu;
+    if (normal >= 0 && t2 <= mu2 * normal * normal) return x;            // inside the cone
+    if (normal <= 0 && mu2 * t2 <= normal * normal) return Vec3::Zero(); // inside the polar cone
+    const double t = std::sqrt(t2);                                      // > 0 here
+    const double n = (normal + mu * t) * p.cone[i];
+    const double scale = mu * n / t;
+    return Vec3(n, scale * x.y(), scale * x.z());
+}
+
+// (|gamma - Proj_K(gamma - g y)| / g)^2 (m^2/s^2): the natural map of contact i as a velocity,
+// squared (the square root is taken once, of the largest); a NaN counts as infinite so that it
+// can never pass a test.
+double residual2(const Prepared& p, std::size_t i, const Vec3& gamma, const Vec3& y) {
+    const double r2 = (gamma - project(p, i, gamma - p.weight[i] * y)).squaredNorm() *
+                      (p.inv_weight[i] * p.inv_weight[i]);
+    return r2 <= infinity ? r2 : infinity;
 }
 
 // The largest contact residual (m/s) for contact velocities y(i) without the shift.
 template <class Velocity>
 double max_residual(const Prepared& p, const std::vector<Vec3>& gamma,
                     const std::vector<double>& shift, Velocity y) {
-    double r = 0;
-#pragma omp parallel for schedule(static) reduction(max : r) if (p.nc >= parallel_min)
+    double r2 = 0;
+#pragma omp parallel for schedule(static) reduction(max : r2) if (p.nc >= parallel_min)
     for (std::size_t i = 0; i < p.nc; ++i)
-        r = std::max(r, contact_residual(gamma[i], y(i) + shift[i] * e_n, p.weight[i], p.mu[i]));
-    return r;
+        r2 = std::max(r2, residual2(p, i, gamma[i], y(i) + shift[i] * e_n));
+    return std::sqrt(r2);
 }
 
 struct CcpResult {
@@ -329,25 +366,25 @@ CcpResult solve_pgs(const Prepared& p, const ContactSolverOptions& o, double tol
     double res = max_residual(p, gamma, w.shift, current);
     if (res <= tolerance) return {0, res, true};
     const std::span<const double> inv_mass = p.bodies->inv_mass;
+    const std::span<const Mat3> inv_inertia = p.bodies->inv_inertia;
     for (int it = 1; it <= o.max_iterations; ++it) {
         // The residual of each contact as the sweep reaches it: when all are small the sweep
         // barely moved, and the residual of the whole state is worth computing.
-        double sweep = 0;
+        double sweep = 0; // squared
         for (std::size_t i = 0; i < p.nc; ++i) {
             const Vec3 y = current(i) + w.shift[i] * e_n;
             const Vec3 old = gamma[i];
-            sweep = std::max(sweep, contact_residual(old, y, p.weight[i], p.mu[i]));
-            gamma[i] = project_on_cone(old - o.sor * p.step[i] * y, p.mu[i]);
-            const Vec3 d = gamma[i] - old;
-            const Vec3 f = p.basis[i].transpose() * d;
+            sweep = std::max(sweep, residual2(p, i, old, y));
+            gamma[i] = project(p, i, old - o.sor * p.step[i] * y);
+            const Vec3 f = p.basis[i].transpose() * (gamma[i] - old);
             v[p.a[i]] += inv_mass[p.a[i]] * f;
-            s[p.a[i]] += p.turn_a[i] * d;
+            s[p.a[i]] += inv_inertia[p.a[i]] * p.r_a[i].cross(f);
             if (p.b[i] != p.nb) {
                 v[p.b[i]] -= inv_mass[p.b[i]] * f;
-                s[p.b[i]] -= p.turn_b[i] * d;
+                s[p.b[i]] -= inv_inertia[p.b[i]] * p.r_b[i].cross(f);
             }
         }
-        if (sweep <= tolerance) {
+        if (sweep <= tolerance * tolerance) {
             res = max_residual(p, gamma, w.shift, current);
             if (res <= tolerance) return {it, res, true};
         }
@@ -357,7 +394,14 @@ CcpResult solve_pgs(const Prepared& p, const ContactSolverOptions& o, double tol
 
 // APGD vectors.
 struct Apgd {
-    std::vector<Vec3> gamma, gamma_new, n_gamma, n_gamma_new, y, n_y, grad, best, dir;
+    std::vector<Vec3> gamma, gamma_new, n_gamma, n_gamma_new, y, n_y, best, dir;
+};
+
+// One APGD trial step's sums over a block of contacts: d.N d and |d|^2_(G^-1) of the
+// backtracking test, grad.(gamma+ - gamma) of the restart test, and the largest residual
+// squared.
+struct TrialSums {
+    double dnd = 0, dwd = 0, agree = 0, residual2 = 0;
 };
 
 // Mazhar et al. 2015, Algorithm 1, in the metric of the weights g_i: steps
@@ -365,16 +409,16 @@ struct Apgd {
 // G^1/2 N G^1/2 bounds it), found by backtracking on f(gamma+) <= f(y) + grad.(gamma+ - y) +
 // (L/2) |gamma+ - y|^2_(G^-1), which for a quadratic is d.N d <= L |d|^2_(G^-1), d = gamma+ - y
 // (no difference of f values, so no cancellation near the solution). Restart when the gradient
-// and the step disagree; the iterate of least residual is returned.
+// and the step disagree; the iterate of least residual is returned. A step is two sweeps over
+// the contacts around one over the bodies: (1) the next y from the last two iterates, the
+// projected step and its world impulses; (2) N gamma+ and, per block of contacts, the sums of
+// both tests and the residual.
 CcpResult solve_apgd(const Prepared& p, const ContactSolverOptions& o, double tolerance,
                      std::vector<Vec3>& gamma, Workspace& w) {
     const std::size_t nc = p.nc;
     Apgd a;
     a.gamma = gamma;
     delassus_product(p, a.gamma, a.n_gamma, w);
-    const auto gradient = [&](const std::vector<Vec3>& n_x, std::size_t i) -> Vec3 {
-        return n_x[i] + p.q[i] + w.shift[i] * e_n;
-    };
     double best = max_residual(p, a.gamma, w.shift,
                                [&](std::size_t i) -> Vec3 { return a.n_gamma[i] + p.q[i]; });
     if (best <= tolerance) return {0, best, true};
@@ -391,51 +435,71 @@ CcpResult solve_apgd(const Prepared& p, const ContactSolverOptions& o, double to
     if (!(lip > 0) || !std::isfinite(lip)) lip = 1;
     a.y = a.gamma;
     a.n_y = a.n_gamma;
-    a.grad.resize(nc);
     a.gamma_new.resize(nc);
-    double theta = 1;
+    a.n_gamma_new.resize(nc);
+    w.f.resize(nc);
+    const std::size_t blocks = (nc + sum_block - 1) / sum_block;
+    std::vector<TrialSums> sums(blocks);
+    // y follows the iterates: y = gamma (restart, and at the start) or gamma + beta (gamma -
+    // gamma_previous); after a step gamma holds the new iterate and gamma_new the previous one.
+    double theta = 1, beta = 0;
+    bool restart = true;
     int it = 1;
     for (; it <= o.max_iterations; ++it) {
-        for (std::size_t i = 0; i < nc; ++i)
-            a.grad[i] = gradient(a.n_y, i);
+        TrialSums total;
         for (int tries = 0;; ++tries) {
+            const bool move_y = tries == 0 && it > 1;
+            const double inv_lip = 1 / lip;
 #pragma omp parallel for schedule(static) if (nc >= parallel_min)
-            for (std::size_t i = 0; i < nc; ++i)
-                a.gamma_new[i] = project_on_cone(a.y[i] - (p.weight[i] / lip) * a.grad[i], p.mu[i]);
-            delassus_product(p, a.gamma_new, a.n_gamma_new, w);
-            const double dnd = ordered_sum(nc, w.partial, [&](std::size_t i) {
-                return (a.gamma_new[i] - a.y[i]).dot(a.n_gamma_new[i] - a.n_y[i]);
-            });
-            const double dwd = ordered_sum(nc, w.partial, [&](std::size_t i) {
-                return (a.gamma_new[i] - a.y[i]).squaredNorm() / p.weight[i];
-            });
-            if (!(dnd > lip * dwd) || tries == max_backtracks) break;
+            for (std::size_t i = 0; i < nc; ++i) {
+                if (move_y && restart) {
+                    a.y[i] = a.gamma[i];
+                    a.n_y[i] = a.n_gamma[i];
+                } else if (move_y) {
+                    a.y[i] = a.gamma[i] + beta * (a.gamma[i] - a.gamma_new[i]);
+                    a.n_y[i] = a.n_gamma[i] + beta * (a.n_gamma[i] - a.n_gamma_new[i]);
+                }
+                const Vec3 grad = a.n_y[i] + p.q[i] + w.shift[i] * e_n;
+                a.gamma_new[i] = project(p, i, a.y[i] - (p.weight[i] * inv_lip) * grad);
+                w.f[i] = p.basis[i].transpose() * a.gamma_new[i];
+            }
+            body_increments(p, w.f, w.dv, w.dw);
+#pragma omp parallel for schedule(static) if (nc >= parallel_min)
+            for (std::size_t k = 0; k < blocks; ++k) {
+                TrialSums s;
+                const std::size_t end = std::min(nc, (k + 1) * sum_block);
+                for (std::size_t i = k * sum_block; i < end; ++i) {
+                    const Vec3 n_new = relative_velocity(p, i, w.dv.data(), w.dw.data());
+                    a.n_gamma_new[i] = n_new;
+                    const Vec3 d = a.gamma_new[i] - a.y[i];
+                    s.dnd += d.dot(n_new - a.n_y[i]);
+                    s.dwd += d.squaredNorm() * p.inv_weight[i];
+                    const Vec3 shift = w.shift[i] * e_n;
+                    s.agree += (a.n_y[i] + p.q[i] + shift).dot(a.gamma_new[i] - a.gamma[i]);
+                    s.residual2 = std::max(s.residual2,
+                                           residual2(p, i, a.gamma_new[i], n_new + p.q[i] + shift));
+                }
+                sums[k] = s;
+            }
+            total = TrialSums{};
+            for (const TrialSums& s : sums) {
+                total.dnd += s.dnd;
+                total.dwd += s.dwd;
+                total.agree += s.agree;
+                total.residual2 = std::max(total.residual2, s.residual2);
+            }
+            if (!(total.dnd > lip * total.dwd) || tries == max_backtracks) break;
             lip *= 2;
         }
         const double theta_new = 0.5 * (-theta * theta + theta * std::sqrt(theta * theta + 4));
-        const double beta = theta * (1 - theta) / (theta * theta + theta_new);
-        const double res = max_residual(p, a.gamma_new, w.shift, [&](std::size_t i) -> Vec3 {
-            return a.n_gamma_new[i] + p.q[i];
-        });
-        if (res < best) {
+        beta = theta * (1 - theta) / (theta * theta + theta_new);
+        if (const double res = std::sqrt(total.residual2); res < best) {
             best = res;
             a.best = a.gamma_new;
         }
         if (best <= tolerance) break;
-        const double agree = ordered_sum(nc, w.partial, [&](std::size_t i) {
-            return a.grad[i].dot(a.gamma_new[i] - a.gamma[i]);
-        });
-        if (agree > 0) { // adaptive restart (O'Donoghue & Candes 2015)
-            a.y = a.gamma_new;
-            a.n_y = a.n_gamma_new;
-            theta = 1;
-        } else {
-            for (std::size_t i = 0; i < nc; ++i) {
-                a.y[i] = a.gamma_new[i] + beta * (a.gamma_new[i] - a.gamma[i]);
-                a.n_y[i] = a.n_gamma_new[i] + beta * (a.n_gamma_new[i] - a.n_gamma[i]);
-            }
-            theta = theta_new;
-        }
+        restart = total.agree > 0; // adaptive restart (O'Donoghue & Candes 2015)
+        theta = restart ? 1 : theta_new;
         lip *= 0.9;
         std::swap(a.gamma, a.gamma_new);
         std::swap(a.n_gamma, a.n_gamma_new);
@@ -468,7 +532,7 @@ std::pair<Vec3, Vec3> tangent_basis(const Vec3& n) {
 ContactSolution solve_contacts(const SolverBodies& bodies, std::span<const SolverContact> contacts,
                                const ContactSolverOptions& options) {
     check_options(options);
-    const Prepared p = prepare(bodies, contacts);
+    const Prepared p = prepare(bodies, contacts, options.method == ContactMethod::pgs);
     ContactSolution out;
     std::vector<Vec3> gamma(p.nc);
     for (std::size_t i = 0; i < p.nc; ++i)
