@@ -88,12 +88,11 @@ struct FaceChoice {
 // (largest cosine), ties to the lowest index.
 FaceChoice face_towards(const Polyhedron& p, int v, const Vec3& u) {
     FaceChoice best;
-    for (std::size_t f = 0; f < p.face_count(); ++f) {
-        const auto first = p.face_vertices.begin() + p.face_start[f];
-        const auto last = p.face_vertices.begin() + p.face_start[f + 1];
-        if (std::find(first, last, v) == last) continue;
-        const double c = p.face_normals[f].dot(u);
-        if (c > best.cos) best = FaceChoice{static_cast<int>(f), c};
+    const auto vertex = static_cast<std::size_t>(v);
+    for (int k = p.vertex_face_start[vertex]; k < p.vertex_face_start[vertex + 1]; ++k) {
+        const int f = p.vertex_faces[static_cast<std::size_t>(k)];
+        const double c = p.face_normals[static_cast<std::size_t>(f)].dot(u);
+        if (c > best.cos) best = FaceChoice{f, c};
     }
     return best;
 }

@@ -156,10 +156,11 @@ integrate::StepStats NscStepper::advance(Bodies& b, double h, double /*t0*/, boo
         const WorldPolytopeSupport sa{pa.world.data(), static_cast<int>(pa.world.size())};
         const WorldPolytopeSupport sb{pb.world.data(), static_cast<int>(pb.world.size())};
         const Point3 towards_b = to_point3(b.pos[uj] - b.pos[ui]);
-        const GjkResult g = gjk_distance(sa, sb, towards_b);
+        // The walk stops once the cores are certainly out of reach (most candidate pairs).
+        const GjkResult g = gjk_distance(sa, sb, towards_b, 2.0 * m + max_gap);
         Vec3 normal; // from b to a
         if (!g.overlap && g.distance > 0.0) {
-            if (g.distance - 2.0 * m > max_gap) continue;
+            if (g.beyond || g.distance - 2.0 * m > max_gap) continue;
             normal = (to_vec3(g.on_a) - to_vec3(g.on_b)) / g.distance;
         } else {
             // The cores overlap: penetration beyond the margin, the normal from EPA (its normal

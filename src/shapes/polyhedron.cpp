@@ -163,6 +163,16 @@ Polyhedron make_polyhedron(ConvexHull hull) {
         p.neighbours.insert(p.neighbours.end(), list.begin(), list.end());
         p.neighbour_start.push_back(static_cast<int>(p.neighbours.size()));
     }
+    std::vector<std::vector<int>> around(h.vertices.size());
+    for (std::size_t f = 0; f < p.face_count(); ++f)
+        for (int k = p.face_start[f]; k < p.face_start[f + 1]; ++k)
+            around[static_cast<std::size_t>(p.face_vertices[static_cast<std::size_t>(k)])]
+                .push_back(static_cast<int>(f));
+    p.vertex_face_start.push_back(0);
+    for (const auto& list : around) { // ascending: faces were visited in order
+        p.vertex_faces.insert(p.vertex_faces.end(), list.begin(), list.end());
+        p.vertex_face_start.push_back(static_cast<int>(p.vertex_faces.size()));
+    }
     return p;
 }
 

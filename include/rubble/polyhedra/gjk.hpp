@@ -46,6 +46,10 @@ struct GjkResult {
     Point3 on_a, on_b;        ///< the closest points of A and B (distance > 0)
     bool overlap = false;     ///< the shapes share a point (to round-off)
     bool converged = true;    ///< false: stopped at gjk_max_iterations
+    /// Stopped early because lower_bound exceeded the caller's `beyond`: the shapes are
+    /// certainly farther apart than that; distance and the points are then only an upper bound
+    /// and the points of the last simplex.
+    bool beyond = false;
     int iterations = 0;
 };
 
@@ -227,9 +231,13 @@ RUBBLE_HD RUBBLE_INLINE void gjk_support(const SupportA& sa, const SupportB& sb,
 /// a first guess of the direction from A to B (the centres' difference); any non-zero vector
 /// works, a good one saves steps. Functors that also have `Point3 vertex(int id) const` (the
 /// point with that id; PolytopeSupport, WorldPolytopeSupport) give the walk the difference of
-/// their vertices 0 as a second starting point for free.
+/// their vertices 0 as a second starting point for free. With `beyond` >= 0 the walk stops as
+/// soon as the certified lower bound exceeds it (GjkResult::beyond): a contact search that only
+/// needs the pairs within some distance saves the steps that would refine the distance of the
+/// others, and the answer does not depend on anything but the two shapes and `beyond`.
 template <class SupportA, class SupportB>
-RUBBLE_HD GjkResult gjk_distance(const SupportA& sa, const SupportB& sb, Point3 towards_b) {
+RUBBLE_HD GjkResult gjk_distance(const SupportA& sa, const SupportB& sb, Point3 towards_b,
+                                 double beyond = -1.0) {
     GjkResult r;
     if (!(norm2(towards_b) > 0.0)) towards_b = Point3{1.0, 0.0, 0.0};
     detail::GjkSimplex s;
@@ -285,7 +293,11 @@ RUBBLE_HD GjkResult gjk_distance(const SupportA& sa, const SupportB& sb, Point3 
         const double bound2 = vw > 0.0 ? vw * vw / vv : 0.0;
         lower2 = bound2 > lower2 ? bound2 : lower2;
         if (vv - vw <= gjk_tolerance * vv) break; // the bounds agree
-        if (detail::gjk_holds(s, x)) break;       // nothing new: the features are final
+        if (beyond >= 0.0 && lower2 > beyond * beyond) {
+            r.beyond = true;
+            break;
+        }
+        if (detail::gjk_holds(s, x)) break; // nothing new: the features are final
         Point3 p[4];
         for (int k = 0; k < 3; ++k)
             p[k] = s.v[s.slot[k]].w; // (beyond count: stale slots, overwritten or unused)

@@ -3,8 +3,8 @@
 // A convex polyhedron as the polyhedral grain model needs it: the triangulated hull (for mass
 // properties and plane tests) together with its true faces, polygons made of the hull's
 // coplanar triangles (for contact manifolds: a box's face is one quadrilateral, not two
-// triangles), its edges with the two faces beside each, and each vertex's neighbours along
-// edges (for hill climbing of supports on the vertex graph).
+// triangles), its edges with the two faces beside each, each vertex's neighbours along edges
+// (for hill climbing of supports on the vertex graph) and the faces around each vertex.
 //
 // Everything is derived from the vertices and the triangles, in one deterministic order, so a
 // polyhedron read back from a file (its vertices and triangles) is bit for bit the one written.
@@ -30,6 +30,9 @@ struct Polyhedron {
     /// Vertex v's neighbours along edges: neighbours[neighbour_start[v]] ... (ascending).
     std::vector<int> neighbour_start;
     std::vector<int> neighbours;
+    /// The faces around vertex v: vertex_faces[vertex_face_start[v]] ... (ascending).
+    std::vector<int> vertex_face_start;
+    std::vector<int> vertex_faces;
 
     [[nodiscard]] std::size_t vertex_count() const { return hull.vertices.size(); }
     [[nodiscard]] std::size_t face_count() const { return face_normals.size(); }

@@ -186,4 +186,44 @@ TEST(Gjk, RandomHullsMatchTheExactReference) {
                                     ::testing::PrintToString(worst_relative));
 }
 
+// The early exit of a contact search (gjk_distance's `beyond`): on random disjoint pairs, with
+// `beyond` a random fraction of the distance the walk may stop early, and then its certified
+// lower bound exceeds `beyond` and not the exact distance (round-off aside); with `beyond` past
+// the distance it never stops early and gives the same bits as the full walk; overlaps are
+// overlaps either way. At least some walks must stop early, and save steps, or the option
+// does nothing.
+TEST(Gjk, EarlyExitIsCertifiedAndChangesNothingWithinReach) {
+    ic::Rng rng(77);
+    int early = 0, saved_steps = 0;
+    for (int k = 0; k < 400; ++k) {
+        const double ra = rng.uniform(0.5, 2.0), rb = rng.uniform(0.5, 2.0);
+        const Placed a(ellipsoid_hull(16, ra, rng), random_rotation(rng), Vec3::Zero());
+        const Placed b(ellipsoid_hull(16, rb, rng), random_rotation(rng),
+                       rng.unit_vector() * (ra + rb) * rng.uniform(0.5, 3.0));
+        const Point3 towards_b = polyhedra::to_point3(b.pos - a.pos);
+        const auto full = polyhedra::gjk_distance(a.support(), b.support(), towards_b);
+        const double beyond =
+            full.overlap ? 0.5 * (ra + rb) : full.distance * rng.uniform(0.0, 2.0);
+        const auto r = polyhedra::gjk_distance(a.support(), b.support(), towards_b, beyond);
+        SCOPED_TRACE(::testing::Message() << "pair " << k << ", beyond " << beyond);
+        const double roundoff = 64 * test::eps * (b.pos.norm() + ra + rb);
+        ASSERT_EQ(r.overlap, full.overlap);
+        if (r.beyond) {
+            ++early;
+            saved_steps += full.iterations - r.iterations;
+            EXPECT_GT(r.lower_bound, beyond);
+            EXPECT_LE(r.lower_bound, full.distance + roundoff);
+            EXPECT_GE(r.distance, full.distance - roundoff);
+        } else {
+            EXPECT_EQ(r.distance, full.distance);
+            EXPECT_EQ(r.iterations, full.iterations);
+        }
+        if (!full.overlap && beyond >= full.distance) {
+            EXPECT_FALSE(r.beyond);
+        }
+    }
+    EXPECT_GT(early, 50);
+    EXPECT_GT(saved_steps, early);
+}
+
 } // namespace

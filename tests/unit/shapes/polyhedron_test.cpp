@@ -113,6 +113,23 @@ void expect_well_formed(const Polyhedron& p) {
         }
     }
     EXPECT_EQ(p.neighbours.size(), 2 * p.edges.size());
+    // Faces around each vertex: exactly the faces that list it, ascending; as many as its
+    // edges (each edge at a vertex lies between two of its faces, going round).
+    ASSERT_EQ(p.vertex_face_start.size(), p.vertex_count() + 1);
+    for (int i = 0; i < v; ++i) {
+        const auto vi = static_cast<std::size_t>(i);
+        std::vector<int> expected;
+        for (std::size_t face = 0; face < p.face_count(); ++face)
+            for (int k = p.face_start[face]; k < p.face_start[face + 1]; ++k)
+                if (p.face_vertices[static_cast<std::size_t>(k)] == i)
+                    expected.push_back(static_cast<int>(face));
+        const std::vector<int> around(p.vertex_faces.begin() + p.vertex_face_start[vi],
+                                      p.vertex_faces.begin() + p.vertex_face_start[vi + 1]);
+        EXPECT_EQ(around, expected) << "vertex " << i;
+        EXPECT_EQ(around.size(),
+                  static_cast<std::size_t>(p.neighbour_start[vi + 1] - p.neighbour_start[vi]))
+            << "vertex " << i;
+    }
 }
 
 void expect_refused(std::vector<Vec3> v, std::vector<std::array<int, 3>> t,
