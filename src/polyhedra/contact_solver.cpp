@@ -412,13 +412,17 @@ struct TrialSums {
 // and the step disagree; the iterate of least residual is returned. A step is two sweeps over
 // the contacts around one over the bodies: (1) the next y from the last two iterates, the
 // projected step and its world impulses; (2) N gamma+ and, per block of contacts, the sums of
-// both tests and the residual.
+// both tests and the residual. On entry w.y holds the contact velocities of gamma (so N gamma =
+// w.y - q needs no product). L is estimated afresh for each CCP of the fixed point (the last
+// CCP's L, grown by its backtracking, makes the next take more steps).
 CcpResult solve_apgd(const Prepared& p, const ContactSolverOptions& o, double tolerance,
                      std::vector<Vec3>& gamma, Workspace& w) {
     const std::size_t nc = p.nc;
     Apgd a;
     a.gamma = gamma;
-    delassus_product(p, a.gamma, a.n_gamma, w);
+    a.n_gamma.resize(nc);
+    for (std::size_t i = 0; i < nc; ++i)
+        a.n_gamma[i] = w.y[i] - p.q[i];
     double best = max_residual(p, a.gamma, w.shift,
                                [&](std::size_t i) -> Vec3 { return a.n_gamma[i] + p.q[i]; });
     if (best <= tolerance) return {0, best, true};
