@@ -49,12 +49,14 @@ struct Prepared {
     std::vector<std::size_t> a, b; // b == nb: a wall
     std::vector<Mat3> basis;       // rows n, t1, t2: world vector -> contact frame
     std::vector<Vec3> r_a, r_b;    // m, lever arms p - x (r_b zero for a wall)
-    std::vector<double> mu, bias;
+    std::vector<double> mu;
+    // b_n e_n - C v_wall (m/s): what the contact velocity u + b_n e_n adds to C (body velocities)
+    std::vector<Vec3> offset;
     std::vector<double> weight;     // g_i = 3 / trace(N_ii), kg
     std::vector<double> inv_weight; // 1 / g_i
     std::vector<double> cone;       // 1 / (1 + mu^2), of the projection on the cone's edge
     std::vector<double> step; // PGS only: 1 / lambda_max(N_ii) (1 / N_nn when frictionless), kg
-    std::vector<Vec3> q;      // D^T V_free + b_n e_n, m/s
+    std::vector<Vec3> q;      // D^T V_free - C v_wall + b_n e_n, m/s
     // The contacts of each body (CSR, in contact order): entry 2 i for side a, 2 i + 1 for b.
     std::vector<std::size_t> first, entries;
 };
@@ -77,8 +79,10 @@ void check_contact(const SolverContact& c, std::size_t i, std::size_t nb) {
     if (c.b < -1 || (c.b >= 0 && static_cast<std::size_t>(c.b) >= nb) || c.b == c.a)
         fail("b = " + std::to_string(c.b) + " must be -1 (wall) or a body index other than a");
     if (!finite(c.r_a) || !finite(c.r_b) || !finite(c.n) || !finite(c.t1) || !finite(c.t2) ||
-        !finite(c.warm) || !std::isfinite(c.bias))
-        fail("offsets, basis, bias and warm start must be finite");
+        !finite(c.warm) || !finite(c.v_wall) || !std::isfinite(c.bias))
+        fail("offsets, basis, bias, warm start and wall velocity must be finite");
+    if (c.b >= 0 && c.v_wall != Vec3::Zero())
+        fail("a wall velocity on a contact between two bodies (b = " + std::to_string(c.b) + ")");
     const double off =
         std::max({std::abs(c.n.norm() - 1), std::abs(c.t1.norm() - 1), std::abs(c.t2.norm() - 1),
                   std::abs(c.n.dot(c.t1)), std::abs(c.n.dot(c.t2)), std::abs(c.t1.dot(c.t2))});
@@ -176,7 +180,7 @@ Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> cont
     p.r_a.resize(p.nc);
     p.r_b.assign(p.nc, Vec3::Zero());
     p.mu.resize(p.nc);
-    p.bias.resize(p.nc);
+    p.offset.resize(p.nc);
     p.weight.resize(p.nc);
     p.inv_weight.resize(p.nc);
     p.cone.resize(p.nc);
@@ -206,7 +210,7 @@ Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> cont
             throw std::invalid_argument(contact_text(i) +
                                         "joins two fixed bodies (its Delassus block is zero)");
         p.mu[i] = c.mu;
-        p.bias[i] = c.bias;
+        p.offset[i] = c.bias * e_n - p.basis[i] * c.v_wall;
         p.weight[i] = 3.0 / trace;
         p.inv_weight[i] = trace / 3.0;
         p.cone[i] = 1.0 / (1.0 + c.mu * c.mu);
@@ -217,7 +221,7 @@ Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> cont
             eigen.computeDirect(block, Eigen::EigenvaluesOnly);
             p.step[i] = 1.0 / eigen.eigenvalues().maxCoeff();
         }
-        p.q[i] = relative_velocity(p, i, bodies.vel.data(), bodies.spin.data()) + c.bias * e_n;
+        p.q[i] = relative_velocity(p, i, bodies.vel.data(), bodies.spin.data()) + p.offset[i];
     }
     build_lists(p);
     return p;
@@ -289,7 +293,7 @@ void evaluate(const Prepared& p, const std::vector<Vec3>& gamma, Workspace& w) {
     w.y.resize(p.nc);
 #pragma omp parallel for schedule(static) if (p.nc >= parallel_min)
     for (std::size_t i = 0; i < p.nc; ++i)
-        w.y[i] = relative_velocity(p, i, w.vel.data(), w.spin.data()) + p.bias[i] * e_n;
+        w.y[i] = relative_velocity(p, i, w.vel.data(), w.spin.data()) + p.offset[i];
 }
 
 // The sum of term(i) over i < n, in fixed blocks added in order (the same bits for any number
@@ -361,7 +365,7 @@ CcpResult solve_pgs(const Prepared& p, const ContactSolverOptions& o, double tol
     Vec3* v = w.vel.data();
     Vec3* s = w.spin.data();
     const auto current = [&](std::size_t i) -> Vec3 {
-        return relative_velocity(p, i, v, s) + p.bias[i] * e_n;
+        return relative_velocity(p, i, v, s) + p.offset[i];
     };
     double res = max_residual(p, gamma, w.shift, current);
     if (res <= tolerance) return {0, res, true};

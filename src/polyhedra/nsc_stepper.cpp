@@ -37,16 +37,16 @@ struct Found {
     std::uint64_t feature;
 };
 
-void plane_contacts(const Bodies& b, std::size_t k, const Placed& p, const boundaries::Wall& w,
+// The core vertices of body k within `reach` of plane wall w, whose point is at `at` now.
+void plane_contacts(std::size_t k, const Placed& p, const boundaries::Wall& w, const Vec3& at,
                     std::int32_t wall, double margin, double reach, std::vector<Found>& out) {
     for (std::size_t v = 0; v < p.world.size(); ++v) {
         const Vec3 x = to_vec3(p.world[v]);
-        const double gap = w.normal.dot(x - w.point) - margin;
+        const double gap = w.normal.dot(x - at) - margin;
         if (gap > reach) continue;
         out.push_back(Found{static_cast<std::int64_t>(k), -1, wall, x - margin * w.normal, w.normal,
                             gap, static_cast<std::uint64_t>(v)});
     }
-    (void)b;
 }
 
 } // namespace
@@ -79,12 +79,9 @@ void check_nsc_config(const NscConfig& c) {
     if (!(c.recovery_speed >= 0.0) || !std::isfinite(c.recovery_speed))
         fail("recovery_speed = " + std::to_string(c.recovery_speed) +
              " m/s must be >= 0 (0: automatic)");
-    for (const boundaries::Wall& w : c.walls) {
+    for (const boundaries::Wall& w : c.walls)
         if (w.shape != boundaries::WallShape::plane)
             fail(w.name + ": polyhedra take plane walls only (boxes are six planes)");
-        if (w.velocity != Vec3::Zero() || w.angular_velocity != 0.0)
-            fail(w.name + ": polyhedra take walls at rest only");
-    }
 }
 
 NscStepper::NscStepper(NscConfig config) : config_(std::move(config)) {
@@ -115,7 +112,7 @@ void NscStepper::refresh_cores(const Bodies& b) {
     shapes_seen_ = shapes;
 }
 
-integrate::StepStats NscStepper::advance(Bodies& b, double h, double /*t0*/, bool /*may_abandon*/) {
+integrate::StepStats NscStepper::advance(Bodies& b, double h, double t0, bool /*may_abandon*/) {
     const std::size_t n = b.size();
     if (b.hulls.size() != n)
         throw InputError("the polyhedral contact stepper moves polyhedra only (" +
@@ -176,14 +173,18 @@ integrate::StepStats NscStepper::advance(Bodies& b, double h, double /*t0*/, boo
             found.push_back(Found{i, j, -1, 0.5 * (c.on_a + c.on_b), mf.normal, c.gap, c.id.key()});
         }
     }
+    // The walls where they are at the start of the step (a plane turning about its normal
+    // stays where it is; its surface velocity enters the contacts).
+    std::vector<Vec3> wall_at(config_.walls.size());
     for (std::size_t w = 0; w < config_.walls.size(); ++w) {
         const boundaries::Wall& wall = config_.walls[w];
+        wall_at[w] = boundaries::wall_point_at(wall, t0);
         for (std::size_t k = 0; k < n; ++k) {
-            const double approach =
-                h * (std::max(0.0, -wall.normal.dot(b.vel[k])) + placed[k].rim_speed);
-            if (wall.normal.dot(b.pos[k] - wall.point) - b.radius[k] > envelope + approach)
+            const double approach = h * (std::max(0.0, -wall.normal.dot(b.vel[k] - wall.velocity)) +
+                                         placed[k].rim_speed);
+            if (wall.normal.dot(b.pos[k] - wall_at[w]) - b.radius[k] > envelope + approach)
                 continue;
-            plane_contacts(b, k, placed[k], wall, static_cast<std::int32_t>(w), m,
+            plane_contacts(k, placed[k], wall, wall_at[w], static_cast<std::int32_t>(w), m,
                            envelope + approach, found);
         }
     }
@@ -212,6 +213,10 @@ integrate::StepStats NscStepper::advance(Bodies& b, double h, double /*t0*/, boo
             s.r_b = f.point - b.pos[ub];
             u -= b.vel[ub] + b.spin[ub].cross(s.r_b);
             sum_radii += b.radius[ub];
+        } else {
+            const auto w = static_cast<std::size_t>(f.wall);
+            s.v_wall = boundaries::surface_velocity(config_.walls[w], wall_at[w], f.point);
+            u -= s.v_wall;
         }
         s.n = f.normal;
         std::tie(s.t1, s.t2) = tangent_basis(s.n);

@@ -11,7 +11,8 @@
 //
 // Notation (inertial frame, SI). Contact i joins body a to body b (or to a fixed wall, b = -1)
 // at the point p, with unit normal n from b to a and tangents t1, t2 ((n, t1, t2) orthonormal).
-// Its relative velocity u = v_a + w_a x r_a - v_b - w_b x r_b (r = p - x) has components
+// Its relative velocity u = v_a + w_a x r_a - v_b - w_b x r_b (r = p - x; for a wall, whose
+// mass is infinite, - v_b - w_b x r_b is - v_wall, the velocity of its surface at p) has components
 // u = (u_n, u_t1, u_t2) in that basis; u_n > 0 separates. Its impulse gamma = (gamma_n,
 // gamma_t1, gamma_t2) acts on a as gamma_n n + gamma_t1 t1 + gamma_t2 t2 at p and on b as its
 // opposite. With D the map from impulses to body impulses and M the mass matrix, the velocities
@@ -48,18 +49,20 @@ struct SolverBodies {
     std::span<const Vec3> spin;        ///< rad/s, free angular velocity, inertial frame
 };
 
-/// One contact point between bodies a and b (b = -1: a fixed wall at rest).
+/// One contact point between bodies a and b (b = -1: a wall, of infinite mass, whose surface
+/// moves at v_wall at the point).
 struct SolverContact {
-    std::int64_t a = 0;       ///< index into SolverBodies
-    std::int64_t b = -1;      ///< index into SolverBodies, or -1 for a fixed wall
-    Vec3 r_a = Vec3::Zero();  ///< m, p - x_a
-    Vec3 r_b = Vec3::Zero();  ///< m, p - x_b (unused for a wall)
-    Vec3 n = Vec3::UnitZ();   ///< unit normal from b to a
-    Vec3 t1 = Vec3::UnitX();  ///< unit tangent, orthogonal to n
-    Vec3 t2 = Vec3::UnitY();  ///< unit tangent, orthogonal to n and t1
-    double mu = 0.0;          ///< Coulomb friction coefficient, >= 0 (0: frictionless)
-    double bias = 0.0;        ///< m/s, b_n: u_n + b_n >= 0 (restitution, drift correction)
-    Vec3 warm = Vec3::Zero(); ///< N s, (gamma_n, gamma_t1, gamma_t2) to start from
+    std::int64_t a = 0;         ///< index into SolverBodies
+    std::int64_t b = -1;        ///< index into SolverBodies, or -1 for a wall
+    Vec3 r_a = Vec3::Zero();    ///< m, p - x_a
+    Vec3 r_b = Vec3::Zero();    ///< m, p - x_b (unused for a wall)
+    Vec3 n = Vec3::UnitZ();     ///< unit normal from b to a
+    Vec3 t1 = Vec3::UnitX();    ///< unit tangent, orthogonal to n
+    Vec3 t2 = Vec3::UnitY();    ///< unit tangent, orthogonal to n and t1
+    double mu = 0.0;            ///< Coulomb friction coefficient, >= 0 (0: frictionless)
+    double bias = 0.0;          ///< m/s, b_n: u_n + b_n >= 0 (restitution, drift correction)
+    Vec3 warm = Vec3::Zero();   ///< N s, (gamma_n, gamma_t1, gamma_t2) to start from
+    Vec3 v_wall = Vec3::Zero(); ///< m/s, b = -1: the wall's surface velocity at p (0 otherwise)
 };
 
 enum class ContactMethod {

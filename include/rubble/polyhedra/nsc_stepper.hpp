@@ -21,7 +21,8 @@
 // depth and normal from EPA (epa.hpp). Candidate pairs come from the broad phase (bounding
 // spheres grown by what the bodies can travel in the step plus the envelope); each pair whose
 // gap is within the envelope plus its approach in the step gets a manifold of one to four points
-// (manifold.hpp); each plane wall gets the core vertices within that reach. A contact with gap
+// (manifold.hpp); each plane wall gets the core vertices within that reach (a moving wall's
+// surface velocity enters the contact's relative velocity). A contact with gap
 // g >= 0 allows the bodies to approach by g in the step (a speculative contact: no tunnelling,
 // no impulse until it closes); one with g < 0 is pushed apart at no more than recovery_speed.
 // Newton restitution e applies to approach speeds above bounce_speed.
@@ -52,7 +53,8 @@ struct NscConfig {
     /// overlaps in the step statistics (shallower ones are the round-off of resting contact).
     double overlap_tolerance = 1e-8;
     ContactSolverOptions solver;
-    /// Fixed planes (boundaries::WallShape::plane, at rest) the polyhedra rest on.
+    /// Planes (boundaries::WallShape::plane) the polyhedra rest on: fixed, or moving with their
+    /// velocity and turning about their normals (infinite mass either way).
     std::vector<boundaries::Wall> walls;
 };
 

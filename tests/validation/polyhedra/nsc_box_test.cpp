@@ -134,6 +134,46 @@ TEST(NscBox, ASlidingBoxStopsAfterTheCoulombDistanceAndStaysAtRest) {
     EXPECT_LT((sim.bodies().pos[0] - rest).norm(), 1e-6);
 }
 
+// A box at rest on a conveyor belt (the floor moving at u along x) is the sliding box of the
+// test above seen from the belt: Galilean invariance says it slides back by u^2 / (2 mu g)
+// relative to the belt, to the same O(dt^2) bound, and then moves with it at u (to the
+// solver's tolerance times the contact speed).
+TEST(NscBox, ABoxOnAMovingBeltIsDraggedUpToItsSpeedAfterTheCoulombDistance) {
+    constexpr double dt = 1e-3;
+    const double u = 2.0;
+    polyhedra::NscConfig c = config();
+    c.walls[0].velocity = Vec3(u, 0, 0);
+    integrate::Simulation sim = box_on_floor(0.0, c, dt);
+    const double x0 = sim.bodies().pos[0].x();
+    for (int k = 0; k < 1000; ++k) // 1 s; it catches up after u / (mu g) = 0.41 s
+        sim.step();
+    const double behind = u * sim.time() - (sim.bodies().pos[0].x() - x0);
+    const double exact = u * u / (2.0 * mu * g);
+    EXPECT_NEAR(behind, exact, mu * g * dt * dt);
+    EXPECT_NEAR(sim.bodies().vel[0].x(), u, 1e-6 * u);
+    EXPECT_LT(std::abs(sim.bodies().pos[0].z() - 0.5 * edge), 1e-6);
+}
+
+// A floor lifting at w meets the box resting on it (e = 0): the box takes the floor's speed
+// in one step and rides on it at a constant height above it (the floor's point moves with the
+// wall, wall_point_at), with its four corners in contact.
+TEST(NscBox, ALiftingFloorCarriesTheBoxAtItsSpeed) {
+    constexpr double dt = 1e-3;
+    const double w = 0.5;
+    polyhedra::NscConfig c = config();
+    c.walls[0].velocity = Vec3(0, 0, w);
+    integrate::Simulation sim = box_on_floor(0.0, c, dt);
+    for (int k = 0; k < 1000; ++k)
+        sim.step();
+    const double floor = w * sim.time();
+    // The velocity after the step is the drift's (the floor's) less the last half kick.
+    EXPECT_NEAR(sim.bodies().vel[0].z() + 0.5 * g * dt, w, 1e-6 * (w + g * dt));
+    // Above the floor as it started (half the edge) to within the step's approach g dt^2 and
+    // the solver's tolerance.
+    EXPECT_NEAR(sim.bodies().pos[0].z() - floor, 0.5 * edge, g * dt * dt);
+    EXPECT_EQ(stepper_of(sim).contacts().size(), 4U);
+}
+
 TEST(NscBox, BoxesAndFacetedSpheresBounceWithTheSetRestitution) {
     constexpr double dt = 1e-3;
     const double e = 0.5;
