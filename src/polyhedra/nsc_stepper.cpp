@@ -37,6 +37,31 @@ struct Found {
     std::uint64_t feature;
 };
 
+// The contact manifold of two placed cores within max_gap (m) of each other (grown by the
+// margin m each): GJK on the cores, stopped once they are certainly farther apart; EPA when
+// they overlap (penetration beyond the margin). Empty (count 0) when out of reach.
+ContactManifold core_contacts(const Placed& pa, const shapes::Polyhedron& core_a, const Placed& pb,
+                              const shapes::Polyhedron& core_b, double m, double max_gap) {
+    const WorldPolytopeSupport sa{pa.world.data(), static_cast<int>(pa.world.size())};
+    const WorldPolytopeSupport sb{pb.world.data(), static_cast<int>(pb.world.size())};
+    const Point3 towards_b = to_point3(pb.pose.position - pa.pose.position);
+    // The walk stops once the cores are certainly out of reach (most candidate pairs).
+    const GjkResult g = gjk_distance(sa, sb, towards_b, 2.0 * m + max_gap);
+    Vec3 normal; // from b to a
+    if (!g.overlap && g.distance > 0.0) {
+        if (g.beyond || g.distance - 2.0 * m > max_gap) return ContactManifold{};
+        normal = (to_vec3(g.on_a) - to_vec3(g.on_b)) / g.distance;
+    } else {
+        // The cores overlap: penetration beyond the margin, the normal from EPA (its normal
+        // points from A to B).
+        const PenetrationResult e = penetration_depth(sa, sb, towards_b);
+        normal =
+            e.overlap ? -to_vec3(e.normal) : Vec3(pa.pose.position - pb.pose.position).normalized();
+    }
+    return contact_manifold(PlacedPolyhedron{core_a, pa.pose, m},
+                            PlacedPolyhedron{core_b, pb.pose, m}, normal, max_gap);
+}
+
 // The core vertices of body k within `reach` of plane wall w, whose point is at `at` now.
 void plane_contacts(std::size_t k, const Placed& p, const boundaries::Wall& w, const Vec3& at,
                     std::int32_t wall, double margin, double reach, std::vector<Found>& out) {
@@ -82,6 +107,13 @@ void check_nsc_config(const NscConfig& c) {
     for (const boundaries::Wall& w : c.walls)
         if (w.shape != boundaries::WallShape::plane)
             fail(w.name + ": polyhedra take plane walls only (boxes are six planes)");
+    for (const boundaries::FixedHull& f : c.fixed_hulls) {
+        if (!f.position.allFinite() || !f.orientation.coeffs().allFinite() ||
+            !(std::abs(f.orientation.norm() - 1.0) <= 1e-9))
+            fail(f.name + ": position must be finite and orientation a unit quaternion");
+        if (f.shape.vertex_count() < 4 || f.shape.face_count() < 4)
+            fail(f.name + ": not a polyhedron (fewer than four vertices or faces)");
+    }
 }
 
 NscStepper::NscStepper(NscConfig config) : config_(std::move(config)) {
@@ -107,6 +139,15 @@ void NscStepper::refresh_cores(const Bodies& b) {
                 throw InputError("collisions: hull shape " + std::to_string(k) +
                                  " is too small for " + "the collision margin: " + e.what());
             }
+        }
+    }
+    fixed_cores_.clear();
+    for (const boundaries::FixedHull& f : config_.fixed_hulls) {
+        try {
+            fixed_cores_.push_back(shapes::shrunk(f.shape, margin_));
+        } catch (const std::invalid_argument& e) {
+            throw InputError("collisions: " + f.name +
+                             " is too small for the collision margin: " + e.what());
         }
     }
     shapes_seen_ = shapes;
@@ -150,24 +191,8 @@ integrate::StepStats NscStepper::advance(Bodies& b, double h, double t0, bool /*
         // Contacts the pair can reach in the step: the envelope plus its approach.
         const double approach = h * ((b.vel[ui] - b.vel[uj]).norm() + pa.rim_speed + pb.rim_speed);
         const double max_gap = envelope + approach;
-        const WorldPolytopeSupport sa{pa.world.data(), static_cast<int>(pa.world.size())};
-        const WorldPolytopeSupport sb{pb.world.data(), static_cast<int>(pb.world.size())};
-        const Point3 towards_b = to_point3(b.pos[uj] - b.pos[ui]);
-        // The walk stops once the cores are certainly out of reach (most candidate pairs).
-        const GjkResult g = gjk_distance(sa, sb, towards_b, 2.0 * m + max_gap);
-        Vec3 normal; // from b to a
-        if (!g.overlap && g.distance > 0.0) {
-            if (g.beyond || g.distance - 2.0 * m > max_gap) continue;
-            normal = (to_vec3(g.on_a) - to_vec3(g.on_b)) / g.distance;
-        } else {
-            // The cores overlap: penetration beyond the margin, the normal from EPA (its normal
-            // points from A to B).
-            const PenetrationResult e = penetration_depth(sa, sb, towards_b);
-            normal = e.overlap ? -to_vec3(e.normal) : Vec3(b.pos[ui] - b.pos[uj]).normalized();
-        }
         const ContactManifold mf =
-            contact_manifold(PlacedPolyhedron{cores_[shape_of[ui]], pa.pose, m},
-                             PlacedPolyhedron{cores_[shape_of[uj]], pb.pose, m}, normal, max_gap);
+            core_contacts(pa, cores_[shape_of[ui]], pb, cores_[shape_of[uj]], m, max_gap);
         for (int k = 0; k < mf.count; ++k) {
             const ContactPoint& c = mf.points[static_cast<std::size_t>(k)];
             found.push_back(Found{i, j, -1, 0.5 * (c.on_a + c.on_b), mf.normal, c.gap, c.id.key()});
@@ -186,6 +211,30 @@ integrate::StepStats NscStepper::advance(Bodies& b, double h, double t0, bool /*
                 continue;
             plane_contacts(k, placed[k], wall, wall_at[w], static_cast<std::int32_t>(w), m,
                            envelope + approach, found);
+        }
+    }
+
+    // The fixed hulls against every grain near them (bounding spheres first).
+    for (std::size_t j = 0; j < config_.fixed_hulls.size(); ++j) {
+        const boundaries::FixedHull& hull = config_.fixed_hulls[j];
+        Placed fixed;
+        fixed.pose = Pose{hull.position, hull.orientation.toRotationMatrix()};
+        for (const Vec3& v : fixed_cores_[j].hull.vertices)
+            fixed.world.push_back(to_point3(fixed.pose.position + fixed.pose.rotation * v));
+        double radius = 0.0; // about its position
+        for (const Vec3& v : hull.shape.hull.vertices)
+            radius = std::max(radius, v.norm());
+        const auto wall = static_cast<std::int32_t>(config_.walls.size() + j);
+        for (std::size_t k = 0; k < n; ++k) {
+            const double max_gap = envelope + h * (b.vel[k].norm() + placed[k].rim_speed);
+            if ((b.pos[k] - hull.position).norm() - b.radius[k] - radius > max_gap) continue;
+            const ContactManifold mf =
+                core_contacts(placed[k], cores_[shape_of[k]], fixed, fixed_cores_[j], m, max_gap);
+            for (int c = 0; c < mf.count; ++c) {
+                const ContactPoint& p = mf.points[static_cast<std::size_t>(c)];
+                found.push_back(Found{static_cast<std::int64_t>(k), -1, wall,
+                                      0.5 * (p.on_a + p.on_b), mf.normal, p.gap, p.id.key()});
+            }
         }
     }
 
@@ -213,11 +262,10 @@ integrate::StepStats NscStepper::advance(Bodies& b, double h, double t0, bool /*
             s.r_b = f.point - b.pos[ub];
             u -= b.vel[ub] + b.spin[ub].cross(s.r_b);
             sum_radii += b.radius[ub];
-        } else {
-            const auto w = static_cast<std::size_t>(f.wall);
+        } else if (const auto w = static_cast<std::size_t>(f.wall); w < config_.walls.size()) {
             s.v_wall = boundaries::surface_velocity(config_.walls[w], wall_at[w], f.point);
             u -= s.v_wall;
-        }
+        } // (a fixed hull is at rest)
         s.n = f.normal;
         std::tie(s.t1, s.t2) = tangent_basis(s.n);
         s.mu = config_.mu;

@@ -21,16 +21,17 @@
 // depth and normal from EPA (epa.hpp). Candidate pairs come from the broad phase (bounding
 // spheres grown by what the bodies can travel in the step plus the envelope); each pair whose
 // gap is within the envelope plus its approach in the step gets a manifold of one to four points
-// (manifold.hpp); each plane wall gets the core vertices within that reach (a moving wall's
-// surface velocity enters the contact's relative velocity). A contact with gap
-// g >= 0 allows the bodies to approach by g in the step (a speculative contact: no tunnelling,
-// no impulse until it closes); one with g < 0 is pushed apart at no more than recovery_speed.
-// Newton restitution e applies to approach speeds above bounce_speed.
+// (manifold.hpp), and so does each grain near a fixed hull; each plane wall gets the core vertices
+// within that reach (a moving wall's surface velocity enters the contact's relative velocity). A
+// contact with gap g >= 0 allows the bodies to approach by g in the step (a speculative contact: no
+// tunnelling, no impulse until it closes); one with g < 0 is pushed apart at no more than
+// recovery_speed. Newton restitution e applies to approach speeds above bounce_speed.
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
 #include <vector>
 
+#include "rubble/boundaries/fixed_hull.hpp"
 #include "rubble/boundaries/wall.hpp"
 #include "rubble/integrate/stepper.hpp"
 #include "rubble/polyhedra/contact_solver.hpp"
@@ -56,6 +57,10 @@ struct NscConfig {
     /// Planes (boundaries::WallShape::plane) the polyhedra rest on: fixed, or moving with their
     /// velocity and turning about their normals (infinite mass either way).
     std::vector<boundaries::Wall> walls;
+    /// Convex polyhedra held in place (infinite mass, at rest): their contacts with the grains
+    /// are found as between two grains. Each is tested against every grain (bounding spheres
+    /// first): meant for a few obstacles, not for a terrain of thousands of facets.
+    std::vector<boundaries::FixedHull> fixed_hulls;
 };
 
 /// The automatic margin's fraction of the smallest inradius: thin enough that the rounded
@@ -73,7 +78,8 @@ void check_nsc_config(const NscConfig& c);
 /// One contact point of the last advance, for tests and diagnostics.
 struct NscContact {
     std::int64_t a = 0;  ///< body row
-    std::int64_t b = -1; ///< body row, or -1 for a wall
+    std::int64_t b = -1; ///< body row, or -1 for a wall or a fixed hull
+    /// b = -1: walls[wall], or fixed_hulls[wall - walls.size()] (NscConfig's); else -1.
     std::int32_t wall = -1;
     Vec3 point = Vec3::Zero();   ///< m, world
     Vec3 normal = Vec3::Zero();  ///< unit, from b to a
@@ -113,6 +119,7 @@ private:
     double margin_ = 0.0;                           ///< m, config_.margin or the automatic one
     std::shared_ptr<const HullShapes> shapes_seen_; ///< the catalogue cores_ were made from
     std::vector<shapes::Polyhedron> cores_;
+    std::vector<shapes::Polyhedron> fixed_cores_;         ///< config_.fixed_hulls' margin cores
     std::unordered_map<WarmKey, Vec3, WarmKeyHash> warm_; ///< last step's impulses, world
     std::vector<NscContact> contacts_;
     ContactSolution solution_;

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "rubble/boundaries/fixed_hull.hpp"
 #include "rubble/core/rigid_body.hpp"
 #include "rubble/gravity/no_gravity.hpp"
 #include "rubble/ic/aggregates.hpp"
@@ -172,6 +173,49 @@ TEST(NscBox, ALiftingFloorCarriesTheBoxAtItsSpeed) {
     // the solver's tolerance.
     EXPECT_NEAR(sim.bodies().pos[0].z() - floor, 0.5 * edge, g * dt * dt);
     EXPECT_EQ(stepper_of(sim).contacts().size(), 4U);
+}
+
+// The incline again, now as it stands: g vertical and the box on a fixed hull (a slab, 4 m x
+// 4 m x 0.5 m, tilted by theta about y, boundaries::FixedHull), so the contacts come from GJK
+// and the manifolds between two margin cores rather than from a plane. The same bounds as the
+// tests on a plane: put below the friction angle, a = g (sin - mu cos) along the slope above.
+TEST(NscBox, OnAFixedTiltedSlabItStaysPutOrSlidesAsOnTheIncline) {
+    const double friction_angle = std::atan(mu);
+    constexpr double dt = 2e-3;
+    for (const double degrees : {15.0, friction_angle * 180.0 / M_PI - 1.0, 30.0}) {
+        const double theta = degrees * M_PI / 180.0;
+        const Quat tilt(Eigen::AngleAxisd(-theta, Vec3::UnitY())); // its +x edge raised
+        polyhedra::NscConfig c = config();
+        c.walls.clear();
+        boundaries::FixedHull slab;
+        slab.shape = shapes::make_polyhedron(ic::box_hull(Vec3(4.0, 4.0, 0.5)));
+        slab.orientation = tilt;
+        slab.name = "slab";
+        c.fixed_hulls.push_back(slab);
+        Bodies b;
+        const auto shape =
+            b.add_hull_shape(shapes::make_polyhedron(ic::box_hull(Vec3::Constant(edge))));
+        const Vec3 up = tilt * Vec3::UnitZ(), downhill = -(tilt * Vec3::UnitX());
+        const Vec3 start = (0.25 + 0.5 * edge) * up; // on the slab's top face
+        add_polyhedron(b, 1, shape, rho, start, Vec3::Zero(), Vec3::Zero(), tilt);
+        integrate::Simulation sim(std::move(b), std::make_unique<gravity::NoGravity>(), dt);
+        sim.set_uniform_field(Vec3(0, 0, -g));
+        sim.set_stepper(std::make_unique<polyhedra::NscStepper>(c));
+        const int steps = 500; // 1 s
+        for (int k = 0; k < steps; ++k)
+            sim.step();
+        const Vec3 moved = sim.bodies().pos[0] - start;
+        EXPECT_EQ(stepper_of(sim).contacts().size(), 4U) << degrees << " degrees";
+        EXPECT_LT(std::abs(moved.dot(up)), 1e-6) << degrees << " degrees";
+        if (theta < friction_angle) {
+            EXPECT_LT(moved.norm(), 1e-6) << degrees << " degrees";
+        } else {
+            const double a = g * (std::sin(theta) - mu * std::cos(theta));
+            const double expected = a * steps * dt + 0.5 * dt * g * std::sin(theta) - 0.5 * dt * a;
+            EXPECT_NEAR(sim.bodies().vel[0].dot(downhill), expected, 5e-3 * a * steps * dt)
+                << degrees << " degrees";
+        }
+    }
 }
 
 TEST(NscBox, BoxesAndFacetedSpheresBounceWithTheSetRestitution) {
