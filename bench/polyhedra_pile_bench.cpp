@@ -12,14 +12,15 @@
 //
 // Usage: rubble_polyhedra_pile_bench [--pgs] [--seed N] [--fill-iterations N] [--iterations N]
 //            [--ccps N] [--tolerance X] [--switch-steps N] [--settled-steps N] [--max-steps N]
-//            [--print-every N] [--save-pile FILE] [--load-pile FILE]
+//            [--print-every N] [--save-pile FILE] [--load-pile FILE] [--threads N]
 // The pile is filled with the solver capped (--fill-iterations per CCP, two Coulomb passes;
 // 0: uncapped, hours on one core), then the solver switches to the measured options (the
 // defaults unless --iterations, --ccps, --tolerance), the first --switch-steps steps rebuild
 // the warm start unmeasured, and --settled-steps steps are measured. --save-pile writes the
 // bodies' state (raw doubles) when the pile has settled; --load-pile starts from such a file
 // (same --seed: the same shapes) at the switch, so that variants of the stepper are measured on
-// the same pile without refilling it.
+// the same pile without refilling it. --threads sets the OpenMP threads (1 by default: the
+// issue's measure).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -79,6 +80,7 @@ struct Options {
     int print_every = 50;     // progress lines every this many steps (0: none)
     std::string save_pile;    // the settled state's file to write ("": none)
     std::string load_pile;    // a settled state to start from ("": fill the box)
+    int threads = 1;          // OpenMP threads
 };
 
 Options parse(int argc, char** argv) {
@@ -112,6 +114,8 @@ Options parse(int argc, char** argv) {
             o.max_steps = static_cast<int>(value());
         } else if (a == "--print-every") {
             o.print_every = static_cast<int>(value());
+        } else if (a == "--threads") {
+            o.threads = static_cast<int>(value());
         } else if (a == "--save-pile" && i + 1 < argc) {
             o.save_pile = argv[++i];
         } else if (a == "--load-pile" && i + 1 < argc) {
@@ -121,7 +125,7 @@ Options parse(int argc, char** argv) {
                 stderr,
                 "usage: %s [--pgs] [--seed N] [--fill-iterations N] [--iterations N] "
                 "[--ccps N] [--tolerance X] [--switch-steps N] [--settled-steps N] [--max-steps N] "
-                "[--print-every N] [--save-pile FILE] [--load-pile FILE]\n",
+                "[--print-every N] [--save-pile FILE] [--load-pile FILE] [--threads N]\n",
                 argv[0]);
             std::exit(2);
         }
@@ -272,7 +276,7 @@ void load_pile(Bodies& b, const std::string& path) {
 int main(int argc, char** argv) {
     const Options o = parse(argc, argv);
     std::setvbuf(stdout, nullptr, _IOLBF, 0); // progress lines as they come, also into a pipe
-    omp_set_num_threads(1);
+    omp_set_num_threads(std::max(1, o.threads));
 
     Bodies grains = make_grains(o.seed);
     const bool loaded = !o.load_pile.empty();
@@ -290,11 +294,12 @@ int main(int argc, char** argv) {
     std::printf(
         "polyhedra pile: %zu grains of 16-point hulls, circumradius %.3g m, %.4g kg in "
         "all, box %.3g m wide, dt %g s, mu 0.5, margin %g m, solver %s (max_iterations "
-        "%d, CCPs %d, tolerance %.0e; the fill's: %s), 1 thread\n",
+        "%d, CCPs %d, tolerance %.0e; the fill's: %s), %d thread(s)\n",
         n, r_grain, mass, box, dt, margin, o.pgs ? "pgs" : "apgd", measured.solver.max_iterations,
         measured.solver.coulomb_max_iterations, measured.solver.tolerance,
         o.fill_iterations > 0 ? (std::to_string(o.fill_iterations) + " iterations, 2 CCPs").c_str()
-                              : "the same");
+                              : "the same",
+        std::max(1, o.threads));
 
     Phase falling{"falling"}, switched{"switch"}, settled{"settled"};
     std::vector<double> fz;                      // N, the walls' vertical force per settled step

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -20,6 +21,10 @@
 
 namespace rubble::polyhedra {
 namespace {
+
+// Candidate pairs from this many on are shared between OpenMP threads; below it a fork costs
+// more than the search.
+constexpr std::size_t parallel_pairs = 256;
 
 // A body's state as the contact search sees it at the start of the step.
 struct Placed {
@@ -184,18 +189,34 @@ integrate::StepStats NscStepper::advance(Bodies& b, double h, double t0, bool /*
         shape_of[static_cast<std::size_t>(b.hulls.body[k])] =
             static_cast<std::size_t>(b.hulls.shape[k]);
 
-    std::vector<Found> found;
-    for (const auto& [i, j] : sphere_pairs(b.pos, reach)) {
-        const auto ui = static_cast<std::size_t>(i), uj = static_cast<std::size_t>(j);
+    // The pairs' manifolds, shared between threads (each pair on its own), then listed in pair
+    // order: the same contacts in the same order with any number of threads.
+    const auto pairs = sphere_pairs(b.pos, reach);
+    std::vector<ContactManifold> manifolds(pairs.size());
+    std::exception_ptr failure;
+#pragma omp parallel for schedule(dynamic, 64) if (pairs.size() >= parallel_pairs)
+    for (std::size_t q = 0; q < pairs.size(); ++q) {
+        const auto ui = static_cast<std::size_t>(pairs[q].first);
+        const auto uj = static_cast<std::size_t>(pairs[q].second);
         const Placed &pa = placed[ui], &pb = placed[uj];
         // Contacts the pair can reach in the step: the envelope plus its approach.
         const double approach = h * ((b.vel[ui] - b.vel[uj]).norm() + pa.rim_speed + pb.rim_speed);
-        const double max_gap = envelope + approach;
-        const ContactManifold mf =
-            core_contacts(pa, cores_[shape_of[ui]], pb, cores_[shape_of[uj]], m, max_gap);
+        try {
+            manifolds[q] = core_contacts(pa, cores_[shape_of[ui]], pb, cores_[shape_of[uj]], m,
+                                         envelope + approach);
+        } catch (...) {
+#pragma omp critical(nsc_pair_failure)
+            if (!failure) failure = std::current_exception();
+        }
+    }
+    if (failure) std::rethrow_exception(failure);
+    std::vector<Found> found;
+    for (std::size_t q = 0; q < pairs.size(); ++q) {
+        const ContactManifold& mf = manifolds[q];
         for (int k = 0; k < mf.count; ++k) {
             const ContactPoint& c = mf.points[static_cast<std::size_t>(k)];
-            found.push_back(Found{i, j, -1, 0.5 * (c.on_a + c.on_b), mf.normal, c.gap, c.id.key()});
+            found.push_back(Found{pairs[q].first, pairs[q].second, -1, 0.5 * (c.on_a + c.on_b),
+                                  mf.normal, c.gap, c.id.key()});
         }
     }
     // The walls where they are at the start of the step (a plane turning about its normal
