@@ -50,6 +50,9 @@ Setup prepare_new_run(const RunOptions& o) {
     io::check_bodies_clear_of_walls(s.config.collisions.walls, s.config.wall_sources,
                                     s.state.bodies, s.state.time,
                                     s.config.collisions.overlap_tolerance);
+    io::check_bodies_clear_of_fixed_hulls(s.config.collisions.polyhedra.fixed_hulls,
+                                          s.config.fixed_hull_sources, s.state.bodies,
+                                          s.config.collisions.overlap_tolerance);
     return s;
 }
 
@@ -339,6 +342,7 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
         else
             out << "auto";
         if (!k.walls.empty()) out << ", " << k.walls.size() << " wall(s)";
+        if (!poly.fixed_hulls.empty()) out << ", " << poly.fixed_hulls.size() << " fixed hull(s)";
         out << "\n";
     } else if (sim.stepper().resolves_contacts()) {
         const auto& k = s.config.collisions;

@@ -13,7 +13,14 @@ std::unique_ptr<Stepper> make_stepper(bool collisions_enabled,
                                       const collisions::CollisionConfig& collisions,
                                       const Bodies& bodies) {
     if (!collisions_enabled) return std::make_unique<PlainDrift>();
-    if (bodies.hulls.size() == 0) return std::make_unique<collisions::EventDrivenDrift>(collisions);
+    if (bodies.hulls.size() == 0) {
+        if (!collisions.polyhedra.fixed_hulls.empty())
+            throw InputError("collisions: " + collisions.polyhedra.fixed_hulls.front().name +
+                             ": a hull wall is a contact partner of polyhedral grains only, and "
+                             "these bodies are spheres (ic.cloud.grain_model = \"polyhedron\" "
+                             "makes polyhedra)");
+        return std::make_unique<collisions::EventDrivenDrift>(collisions);
+    }
     if (bodies.hulls.size() != bodies.size())
         throw InputError("collisions: " + std::to_string(bodies.hulls.size()) + " of " +
                          std::to_string(bodies.size()) +
@@ -28,6 +35,7 @@ std::unique_ptr<Stepper> make_stepper(bool collisions_enabled,
     c.overlap_tolerance = collisions.overlap_tolerance;
     c.solver = collisions.polyhedra.solver;
     c.walls = collisions.walls;
+    c.fixed_hulls = collisions.polyhedra.fixed_hulls;
     return std::make_unique<polyhedra::NscStepper>(std::move(c));
 }
 

@@ -310,11 +310,13 @@ std::vector<ParamSpec> make_wall_specs() {
         text("walls.type", "-",
              "plane: an infinite plane, bodies on the side its normal points to; box: a closed "
              "box of six planes facing inwards; cylinder: a circular cylinder, infinite (bodies "
-             "inside or outside it) or finite (a closed can, a solid post, an open tube)",
-             {"plane", "box", "cylinder"}),
+             "inside or outside it) or finite (a closed can, a solid post, an open tube); hull: "
+             "a convex polyhedron held in place (a boulder, a slab), for polyhedral grains only",
+             {"plane", "box", "cylinder", "hull"}),
         vec("walls.point", "m", "-",
             "plane: a point of the plane; cylinder: a point of the axis, the centre of the first "
-            "end of a finite one (at t = 0; it moves with velocity)"),
+            "end of a finite one (at t = 0; it moves with velocity); hull: where the origin of "
+            "its vertex file sits"),
         vec("walls.normal", "", "-",
             "plane: normal towards the bodies' side (any length > 0; normalised); the plane "
             "turns about it through point at angular_velocity"),
@@ -322,7 +324,8 @@ std::vector<ParamSpec> make_wall_specs() {
         vec("walls.max", "m", "-", "box: the corner with the largest coordinates (each > min's)"),
         vec("walls.axis", "", "-",
             "cylinder: direction of the axis (any length > 0; normalised); angular_velocity "
-            "turns the cylinder about it, right-handed"),
+            "turns the cylinder about it, right-handed; hull: the axis its vertices are turned "
+            "about by angle (about the file's origin, before moving it to point)"),
         positive("walls.radius", "m", "-", "cylinder: radius of its surface"),
         text("walls.side", "\"inside\"",
              "cylinder: where the bodies are, inside or outside its surface (an open finite "
@@ -335,6 +338,11 @@ std::vector<ParamSpec> make_wall_specs() {
                 "finite cylinder: closed by two flat end discs (a can with side = inside, a "
                 "solid post with side = outside) or open (a thin tube; spheres leave through "
                 "its ends); the caps turn with the cylinder"),
+        text("walls.vertices", "-",
+             "hull: vertex file (one 'x y z' per line in m, # comments, as ic.cloud.grain_file) "
+             "whose convex hull is the wall"),
+        real("walls.angle", "rad", "0.0",
+             "hull: right-handed rotation about axis that orients the hull", -inf, inf, true),
         vec("walls.velocity", "m/s", "[0.0, 0.0, 0.0]",
             "every type: constant velocity at which the wall translates"),
         real("walls.angular_velocity", "rad/s", "0.0",

@@ -176,12 +176,13 @@ RunConfig make_run_config(const ParameterSet& p) {
     if (k.periodic_box > 0.0 && !c.collisions_enabled)
         throw p.error("collisions.periodic_box", "needs collisions.enabled = true");
     k.walls = make_walls(p, &c.wall_sources);
-    if (!k.walls.empty() && !c.collisions_enabled)
+    k.polyhedra.fixed_hulls = make_fixed_hulls(p, &c.fixed_hull_sources);
+    if ((!k.walls.empty() || !k.polyhedra.fixed_hulls.empty()) && !c.collisions_enabled)
         throw p.wall_error(0, "",
                            "walls need collisions.enabled = true (now " +
                                p.described("collisions.enabled") +
                                "): they are partners of the event-driven drift");
-    if (!k.walls.empty() && k.periodic_box > 0.0)
+    if ((!k.walls.empty() || !k.polyhedra.fixed_hulls.empty()) && k.periodic_box > 0.0)
         throw p.error("collisions.periodic_box",
                       "walls in a periodic box are not supported; use a box wall instead");
     const ParamVector& g = p.vector("gravity.uniform_g");

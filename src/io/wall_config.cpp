@@ -5,6 +5,11 @@
 #include <cstdio>
 
 #include "rubble/core/error.hpp"
+#include "rubble/ic/aggregates.hpp"
+#include "rubble/polyhedra/epa.hpp"
+#include "rubble/polyhedra/point3_eigen.hpp"
+#include "rubble/polyhedra/support.hpp"
+#include "rubble/shapes/polyhedron.hpp"
 
 namespace rubble::io {
 namespace {
@@ -24,6 +29,7 @@ const std::vector<TypeKeys>& type_keys() {
         {"cylinder",
          {"point", "axis", "radius"},
          {"side", "length", "caps", "velocity", "angular_velocity"}},
+        {"hull", {"vertices", "point"}, {"axis", "angle"}},
     };
     return keys;
 }
@@ -47,7 +53,7 @@ ParamValue value_or_default(const ParameterSet& p, std::size_t k, const std::str
     if (name == "velocity") return ParamVector{0.0, 0.0, 0.0};
     if (name == "side") return d.substr(1, d.size() - 2);
     if (name == "caps") return false;
-    return 0.0; // length, angular_velocity
+    return 0.0; // length, angular_velocity, angle
 }
 
 Vec3 direction(const ParameterSet& p, std::size_t k, const std::string& name) {
@@ -60,7 +66,7 @@ Vec3 direction(const ParameterSet& p, std::size_t k, const std::string& name) {
 
 const TypeKeys& checked_keys(const ParameterSet& p, std::size_t k) {
     const ParamValue* type = p.wall_value(k, "type");
-    if (!type) throw p.wall_error(k, "type", "missing key 'type' (plane, box or cylinder)");
+    if (!type) throw p.wall_error(k, "type", "missing key 'type' (plane, box, cylinder or hull)");
     const std::string& name = std::get<std::string>(*type);
     const TypeKeys& t = *std::find_if(type_keys().begin(), type_keys().end(),
                                       [&](const TypeKeys& x) { return name == x.type; });
@@ -109,6 +115,7 @@ std::vector<Wall> make_walls(const ParameterSet& p, std::vector<std::string>* so
     for (std::size_t k = 0; k < p.wall_count(); ++k) {
         const std::string type = checked_keys(p, k).type;
         const std::string name = "walls[" + std::to_string(k) + "]";
+        if (type == "hull") continue; // make_fixed_hulls
         const Vec3 velocity = vector_of(std::get<ParamVector>(value_or_default(p, k, "velocity")));
         if (type == "box") {
             const Vec3 lo = vector_of(std::get<ParamVector>(*p.wall_value(k, "min")));
@@ -144,6 +151,34 @@ std::vector<Wall> make_walls(const ParameterSet& p, std::vector<std::string>* so
     return walls;
 }
 
+std::vector<boundaries::FixedHull> make_fixed_hulls(const ParameterSet& p,
+                                                    std::vector<std::string>* sources) {
+    std::vector<boundaries::FixedHull> hulls;
+    for (std::size_t k = 0; k < p.wall_count(); ++k) {
+        if (std::string(checked_keys(p, k).type) != "hull") continue;
+        boundaries::FixedHull h;
+        try {
+            h.shape = shapes::make_polyhedron(
+                ic::read_hull_vertices(std::get<std::string>(*p.wall_value(k, "vertices"))));
+        } catch (const InputError& e) {
+            throw p.wall_error(k, "vertices", e.what());
+        }
+        h.position = vector_of(std::get<ParamVector>(*p.wall_value(k, "point")));
+        const double angle = std::get<double>(value_or_default(p, k, "angle"));
+        if (p.wall_value(k, "axis")) {
+            h.orientation = Quat(Eigen::AngleAxisd(angle, direction(p, k, "axis")));
+        } else if (angle != 0.0) {
+            throw p.wall_error(k, "angle",
+                               "turns the hull about walls[" + std::to_string(k) +
+                                   "].axis, which is missing");
+        }
+        h.name = "walls[" + std::to_string(k) + "] (hull)";
+        hulls.push_back(std::move(h));
+        if (sources) sources->push_back(p.wall_source(k));
+    }
+    return hulls;
+}
+
 void check_bodies_clear_of_walls(const std::vector<Wall>& walls,
                                  const std::vector<std::string>& sources, const Bodies& b, double t,
                                  double tolerance) {
@@ -159,6 +194,39 @@ void check_bodies_clear_of_walls(const std::vector<Wall>& walls,
                 static_cast<long long>(b.id[i]), depth, depth / b.radius[i], b.radius[i]);
             throw InputError(sources[k] + ": " + walls[k].name + buf +
                              "; move the wall or the bodies (collisions.overlap_tolerance "
+                             "allows contact within round-off)");
+        }
+    }
+}
+
+void check_bodies_clear_of_fixed_hulls(const std::vector<boundaries::FixedHull>& hulls,
+                                       const std::vector<std::string>& sources, const Bodies& b,
+                                       double tolerance) {
+    using polyhedra::to_point3;
+    for (std::size_t k = 0; k < hulls.size(); ++k) {
+        const boundaries::FixedHull& h = hulls[k];
+        std::vector<polyhedra::Point3> fixed;
+        for (const Vec3& v : h.shape.hull.vertices)
+            fixed.push_back(to_point3(h.position + h.orientation * v));
+        for (std::size_t row = 0; row < b.hulls.size(); ++row) {
+            const auto i = static_cast<std::size_t>(b.hulls.body[row]);
+            const auto& shape = b.hull_shapes()[static_cast<std::size_t>(b.hulls.shape[row])];
+            std::vector<polyhedra::Point3> body;
+            for (const Vec3& v : shape.hull.vertices)
+                body.push_back(to_point3(b.pos[i] + b.orientation[i] * v));
+            const polyhedra::WorldPolytopeSupport sa{body.data(), static_cast<int>(body.size())};
+            const polyhedra::WorldPolytopeSupport sf{fixed.data(), static_cast<int>(fixed.size())};
+            const polyhedra::PenetrationResult e =
+                polyhedra::penetration_depth(sa, sf, to_point3(h.position - b.pos[i]));
+            if (!e.overlap || !(e.depth > tolerance * b.radius[i])) continue;
+            char buf[200];
+            std::snprintf(buf, sizeof buf,
+                          ": body id %lld starts %.6g m inside the hull (%.3g of its radius "
+                          "%.6g m)",
+                          static_cast<long long>(b.id[i]), e.depth, e.depth / b.radius[i],
+                          b.radius[i]);
+            throw InputError(sources[k] + ": " + h.name + buf +
+                             "; move the hull or the bodies (collisions.overlap_tolerance "
                              "allows contact within round-off)");
         }
     }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "rubble/boundaries/fixed_hull.hpp"
 #include "rubble/boundaries/wall.hpp"
 
 #include "rubble/core/enum_names.hpp"
@@ -82,6 +83,8 @@ struct PolyhedralContactConfig {
     double envelope = 0.0;       ///< m; 0: the margin
     double recovery_speed = 0.0; ///< m/s; 0: automatic (polyhedra::auto_recovery_steps)
     polyhedra::ContactSolverOptions solver;
+    /// Convex polyhedra held in place ([[walls]] of type hull): partners of polyhedra only.
+    std::vector<boundaries::FixedHull> fixed_hulls;
 };
 
 /// How collisions work once they are on (whether they are on is the run's choice:

@@ -46,6 +46,8 @@ struct RunConfig {
     collisions::CollisionConfig collisions;
     /// Where the [[walls]] table of each of collisions.walls is ("run.toml:12"), for messages.
     std::vector<std::string> wall_sources;
+    /// Where the [[walls]] table of each of collisions.polyhedra.fixed_hulls is.
+    std::vector<std::string> fixed_hull_sources;
     Vec3 uniform_g = Vec3::Zero(); ///< m/s^2, uniform external field (gravity.uniform_g)
     OutputConfig output;
     std::uint64_t seed = 1;

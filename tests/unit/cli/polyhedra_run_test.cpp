@@ -87,6 +87,63 @@ TEST(PolyhedraRun, CubesDroppedInABoxComeToRestOnTheFloor) {
     EXPECT_EQ(diagnostics.back().overlaps, 0);
 }
 
+// A slab held in place on the box's floor ([[walls]] type = "hull": a 0.4 x 0.4 x 0.03 m box
+// from a vertex file, turned a quarter turn about z, which leaves it the same), below where
+// the cloud starts: the cubes that land on it rest on its top face, the others on the floor.
+TEST(PolyhedraRun, CubesComeToRestOnAFixedHull) {
+    TempDir dir;
+    const std::string out = dir.file("slab.h5");
+    std::string vertices = "# a 0.4 x 0.4 x 0.03 m slab about its centre\n";
+    for (int k = 0; k < 8; ++k)
+        vertices += std::string(k & 1 ? "0.2" : "-0.2") + " " + (k & 2 ? "0.2" : "-0.2") + " " +
+                    (k & 4 ? "0.015" : "-0.015") + "\n";
+    const std::string slab = "[[walls]]\ntype = \"hull\"\nvertices = \"" +
+                             dir.write("slab.txt", vertices) +
+                             "\"\npoint = [0.0, 0.0, -0.335]\naxis = [0.0, 0.0, 1.0]\n"
+                             "angle = 1.5707963267948966\n";
+    const auto r = run_rubble({"run", dir.write("p.toml", cubes(out) + slab)});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("1 fixed hull(s)"), std::string::npos) << r.out;
+    const rubble::Bodies& b = rubble::io::read_snapshot(out, -1).bodies;
+    const double margin = rubble::polyhedra::auto_margin_fraction * 0.05 / std::sqrt(3.0);
+    const double top = -0.32, corner = std::sqrt(3.0) * margin + 1e-9;
+    int on_slab = 0;
+    for (std::size_t k = 0; k < b.size(); ++k) {
+        EXPECT_NEAR(b.vel[k].z(), -0.5 * g * dt, 1e-3 * g * dt) << "body " << k;
+        // Over the slab (its centre within the top face, its circumradius in): on top of it.
+        if (std::max(std::abs(b.pos[k].x()), std::abs(b.pos[k].y())) < 0.2 - 0.05) {
+            ++on_slab;
+            EXPECT_GT(lowest_vertex(b, k), top - corner) << "body " << k;
+            EXPECT_LT(lowest_vertex(b, k), top + 0.01) << "body " << k;
+        }
+    }
+    EXPECT_GT(on_slab, 0); // the slab was in the way of some
+}
+
+TEST(PolyhedraRun, HullWallsAreRefusedWithTheirTableNamed) {
+    TempDir dir;
+    const std::string out = dir.file("x.h5");
+    const std::string file = dir.write("tetra.txt", "0 0 0\n1 0 0\n0 1 0\n0 0 1\n");
+    const auto refused = [&](const std::string& p, const std::string& what) {
+        const auto r = run_rubble({"run", dir.write("p.toml", p), "--quiet"});
+        EXPECT_NE(r.code, 0) << p;
+        EXPECT_NE(r.err.find(what), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("walls[1]"), std::string::npos) << r.err;
+    };
+    const std::string hull =
+        "[[walls]]\ntype = \"hull\"\nvertices = \"" + file + "\"\npoint = [0.0, 0.0, -0.3]\n";
+    refused(cubes(out) + hull + "angle = 0.5\n", "axis, which is missing");
+    refused(cubes(out) + "[[walls]]\ntype = \"hull\"\nvertices = \"" + dir.file("none.txt") +
+                "\"\npoint = [0.0, 0.0, 0.0]\n",
+            "none.txt");
+    refused(cubes(out) + hull + "velocity = [1.0, 0.0, 0.0]\n", "has no key 'velocity'");
+    refused(cubes(out) + hull, "starts"); // the tetrahedron, 1 m across, holds some cubes
+    std::string spheres = cubes(out) + hull;
+    for (const std::string line : {"grain_model = \"polyhedron\"\n", "grain = \"cube\"\n"})
+        spheres.erase(spheres.find(line), line.size());
+    refused(spheres, "partner of polyhedral grains only");
+}
+
 TEST(PolyhedraRun, RandomHullsAreBuiltAndWrittenWithTheirShapes) {
     TempDir dir;
     const std::string out = dir.file("hulls.h5");
