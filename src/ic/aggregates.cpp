@@ -357,7 +357,11 @@ std::vector<SpherePart> make_grain(const GrainConfig& g, double r, double densit
             q.mass = sphere_mass(density, q.radius);
         return scaled_grain(layout, r / mass_properties(layout).bounding_radius);
     }
-    const shapes::ConvexHull hull = make_grain_hull(g, r, rng);
+    return grain_of_hull(g, make_grain_hull(g, r, rng), r, density);
+}
+
+std::vector<SpherePart> grain_of_hull(const GrainConfig& g, const shapes::ConvexHull& hull,
+                                      double r, double density) {
     // A fill to be matched reaches the hull's faces with its centres: matching then shrinks
     // it, which keeps neighbours touching (docs/aggregates.md).
     const FillRule rule = g.match_hull ? FillRule::centres_inside : FillRule::spheres_inside;

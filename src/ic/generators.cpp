@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
 
 #include "rubble/core/error.hpp"
@@ -99,6 +100,27 @@ Bodies make_cloud(const CloudConfig& c, Rng& rng) {
             radii[i] = mass_properties(grains.back()).bounding_radius;
         }
     }
+    Bodies b;
+    b.reserve(n);
+    place_in_region(c, radii, rng, [&](std::size_t i, const Vec3& p) {
+        const auto id = static_cast<std::int64_t>(i);
+        if (polyhedral)
+            add_polyhedron(b, id, b.add_hull_shape(polyhedra[i]), c.density, p, Vec3::Zero(),
+                           Vec3::Zero(), random_orientation(rng));
+        else if (grains.empty())
+            b.add_sphere(id, sphere_mass(c.density, radii[i]), radii[i], p, Vec3::Zero(),
+                         Vec3::Zero());
+        else
+            add_rigid_body(b, id, grains[i], p, Vec3::Zero(), Vec3::Zero(),
+                           random_orientation(rng));
+    });
+    return b;
+}
+
+void place_in_region(const CloudConfig& c, const std::vector<double>& radii, Rng& rng,
+                     const std::function<void(std::size_t, const Vec3&)>& placed_at) {
+    const std::size_t n = radii.size();
+    if (n == 0) return;
     const double r_max = *std::max_element(radii.begin(), radii.end());
     if (r_max >= region_room(c)) {
         throw InputError("ic.cloud: the largest grain (radius " + std::to_string(r_max) +
@@ -110,8 +132,8 @@ Bodies make_cloud(const CloudConfig& c, Rng& rng) {
         volume += 4.0 / 3.0 * pi * r * r * r;
     const double fraction = volume / region_volume(c);
 
-    Bodies b;
-    b.reserve(n);
+    std::vector<Vec3> centres;
+    centres.reserve(n);
     SphereGrid grid(2.0 * r_max);
     const double budget = max_mean_attempts * static_cast<double>(n);
     double attempts = 0.0;
@@ -124,20 +146,13 @@ Bodies make_cloud(const CloudConfig& c, Rng& rng) {
             const Vec3 p = random_centre(c, r, rng);
             bool free = true;
             grid.for_each_near(p, [&](std::size_t j) {
-                const double s = r + b.radius[j];
-                if (free && (p - b.pos[j]).squaredNorm() < s * s) free = false;
+                const double s = r + radii[j];
+                if (free && (p - centres[j]).squaredNorm() < s * s) free = false;
             });
             if (!free) continue;
             grid.insert(i, p);
-            const auto id = static_cast<std::int64_t>(i);
-            if (polyhedral)
-                add_polyhedron(b, id, b.add_hull_shape(polyhedra[i]), c.density, p, Vec3::Zero(),
-                               Vec3::Zero(), random_orientation(rng));
-            else if (grains.empty())
-                b.add_sphere(id, sphere_mass(c.density, r), r, p, Vec3::Zero(), Vec3::Zero());
-            else
-                add_rigid_body(b, id, grains[i], p, Vec3::Zero(), Vec3::Zero(),
-                               random_orientation(rng));
+            centres.push_back(p);
+            placed_at(i, p);
             placed = true;
         }
         if (!placed) {
@@ -149,7 +164,6 @@ Bodies make_cloud(const CloudConfig& c, Rng& rng) {
                              "spheres); increase ic.cloud.size or decrease ic.cloud.n");
         }
     }
-    return b;
 }
 
 Bodies make_lattice(const LatticeConfig& c) {

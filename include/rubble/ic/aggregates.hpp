@@ -145,6 +145,12 @@ struct HullMatch {
 [[nodiscard]] std::vector<SpherePart> make_grain(const GrainConfig& g, double r, double density,
                                                  Rng& rng);
 
+/// The aggregate of a hull kind's grain of size r (m) from its hull (make_grain_hull): the
+/// lattice fill of g.spheres_per_grain spheres (or of g.sphere_radius), matched to the hull's
+/// mass and inertia when g.match_hull. make_grain is make_grain_hull and then this.
+[[nodiscard]] std::vector<SpherePart>
+grain_of_hull(const GrainConfig& g, const shapes::ConvexHull& hull, double r, double density);
+
 /// True when make_grain builds the same shape at every size (all kinds but hull, at a set
 /// sphere count): a cloud then scales one grain with scaled_grain.
 [[nodiscard]] inline bool same_shape_at_every_size(const GrainConfig& g) {

@@ -3,6 +3,8 @@
 // Initial-condition generators. Each returns bodies with ids 0..N-1; the caller validates
 // (no overlaps) and optionally moves them to the centre-of-mass frame.
 #include <cstdint>
+#include <functional>
+#include <vector>
 
 #include "rubble/core/bodies.hpp"
 #include "rubble/core/enum_names.hpp"
@@ -76,6 +78,14 @@ struct TwoBodyConfig {
 /// drawn size, randomly oriented, kept apart by their bounding spheres about their centres of
 /// mass. Throws InputError when the grains cannot be placed (volume fraction near jamming).
 [[nodiscard]] Bodies make_cloud(const CloudConfig& config, Rng& rng);
+
+/// make_cloud's placement: for each radius in order (callers sort them, largest first) a
+/// uniformly random centre in the region that keeps the sphere of that radius inside it and off
+/// the spheres placed before; `placed_at(i, centre)` is called as each is placed (it may draw
+/// from rng: the sequence is the one make_cloud has always drawn). Throws InputError when the
+/// largest does not fit or the grains cannot be placed (near jamming).
+void place_in_region(const CloudConfig& config, const std::vector<double>& radii, Rng& rng,
+                     const std::function<void(std::size_t, const Vec3&)>& placed_at);
 
 /// Simple-cubic block of touching or separated spheres centred on the origin, at rest.
 [[nodiscard]] Bodies make_lattice(const LatticeConfig& config);
