@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -238,21 +239,20 @@ void damage_state(const std::string& path, const std::string& name, hsize_t rows
 // not be bitwise.
 TEST(PolyhedraRun, AResumeChecksTheStepperStateOfItsSnapshot) {
     TempDir dir;
-    const std::string p = cubes(dir.file("x.h5"));
-    std::string shorter = p;
-    shorter.replace(shorter.find("t_end = 1.5"), 11, "t_end = 0.7");
-    const auto stopped = [&](const std::string& name) {
+    // One run stopped at step 300 (snapshots at steps 0, 250, 300), copied for each damage.
+    const std::string stopped = dir.file("stopped.h5");
+    std::string p = cubes(stopped);
+    p.replace(p.find("t_end = 1.5"), 11, "t_end = 0.7");
+    const auto r0 = run_rubble({"run", dir.write("p.toml", p), "--quiet", "--stop-after", "300"});
+    ASSERT_EQ(r0.code, 0) << r0.err;
+    const auto copy = [&](const std::string& name) {
         const std::string out = dir.file(name);
-        std::string text = shorter;
-        text.replace(text.find(dir.file("x.h5")), dir.file("x.h5").size(), out);
-        const auto r =
-            run_rubble({"run", dir.write(name + ".toml", text), "--quiet", "--stop-after", "300"});
-        EXPECT_EQ(r.code, 0) << r.err;
+        std::filesystem::copy_file(stopped, out);
         return out;
     };
     const std::string group = "':/snapshots/000002/stepper_state";
 
-    const std::string truncated = stopped("truncated.h5");
+    const std::string truncated = copy("truncated.h5");
     const auto rows = rubble::io::read_snapshot(truncated, -1).stepper_state.rows;
     ASSERT_GT(rows, 2u);
     damage_state(truncated, "impulse", rows - 2);
@@ -263,7 +263,7 @@ TEST(PolyhedraRun, AResumeChecksTheStepperStateOfItsSnapshot) {
         std::string::npos)
         << r.err;
 
-    const std::string nan = stopped("nan.h5");
+    const std::string nan = copy("nan.h5");
     {
         auto snap = rubble::io::read_snapshot(nan, -1);
         snap.stepper_state.arrays[2].reals[1] = std::nan("");
@@ -278,7 +278,7 @@ TEST(PolyhedraRun, AResumeChecksTheStepperStateOfItsSnapshot) {
         << r.err;
     EXPECT_EQ(rubble::io::snapshot_count(nan), 4); // refused before the file was opened
 
-    const std::string old = stopped("old.h5");
+    const std::string old = copy("old.h5");
     damage_state(old, "", 0);
     EXPECT_TRUE(rubble::io::read_snapshot(old, -1).stepper_state.empty());
     r = run_rubble({"run", "--resume", old, "--quiet"});
