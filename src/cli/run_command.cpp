@@ -31,7 +31,9 @@ struct Setup {
     io::RunConfig config;
     ic::InitialState state;
     std::int64_t first_step = 0;
-    io::CollisionTotals totals; ///< at first_step (resume)
+    io::CollisionTotals totals;            ///< at first_step (resume)
+    integrate::StepperState stepper_state; ///< at first_step (resume)
+    std::int64_t snapshot_index = 0;       ///< of the snapshot resumed from
 };
 
 // Keys a resumed run may change: only where it ends.
@@ -92,6 +94,8 @@ Setup prepare_resume(const RunOptions& o) {
     s.state.time = from_resumed_file([&] { return io::read_start_time(o.resume_path); });
     s.first_step = snap.step;
     s.totals = snap.totals;
+    s.stepper_state = std::move(snap.stepper_state);
+    s.snapshot_index = snap.index;
     return s;
 }
 
@@ -239,7 +243,8 @@ LoopResult run_loop(integrate::Simulation& sim, io::RunFile& file, const Setup& 
             file.append_diagnostics(r.last_diag);
         }
         if ((snap_every > 0 && k % snap_every == 0) || last || stop)
-            file.write_snapshot(sim.bodies(), sim.time(), k, counters.totals());
+            file.write_snapshot(sim.bodies(), sim.time(), k, counters.totals(),
+                                sim.stepper().save_state());
         progress.update(k, sim.time(), energy_error,
                         sim.stepper().resolves_contacts() ? counters.collisions_total : -1.0);
         if (stop) {
@@ -248,7 +253,8 @@ LoopResult run_loop(integrate::Simulation& sim, io::RunFile& file, const Setup& 
         }
     }
     if (r.interrupted && file.last_snapshot_step() != sim.step_count())
-        file.write_snapshot(sim.bodies(), sim.time(), sim.step_count(), counters.totals());
+        file.write_snapshot(sim.bodies(), sim.time(), sim.step_count(), counters.totals(),
+                            sim.stepper().save_state());
     progress.finish();
     r.last_step = sim.step_count();
     r.reached_end = r.last_step >= n_total;
@@ -284,7 +290,8 @@ io::RunFile create_output(const Setup& s, const integrate::Simulation& sim,
         io::RunFile file =
             io::RunFile::create(path, s.params.to_toml(), s.state.time, s.config.output.overwrite);
         file.append_diagnostics(start);
-        file.write_snapshot(sim.bodies(), sim.time(), sim.step_count());
+        file.write_snapshot(sim.bodies(), sim.time(), sim.step_count(), {},
+                            sim.stepper().save_state());
         return file;
     } catch (const IoError& e) {
         std::error_code ignored;
@@ -357,6 +364,18 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
         if (k.periodic_box > 0.0) out << ", periodic box " << k.periodic_box << " m";
         if (!k.walls.empty()) out << ", " << k.walls.size() << " wall(s)";
         out << "\n";
+    }
+    if (resuming) {
+        from_resumed_file([&] {
+            io::restore_stepper_state(sim.stepper(), s.stepper_state, s.snapshot_index,
+                                      o.resume_path);
+            return 0;
+        });
+        if (s.stepper_state.empty() && !sim.stepper().save_state().empty())
+            err << "warning: '" << o.resume_path << "' has no stepper state in its last snapshot "
+                << "(written by an older rubble): the " << sim.stepper().name()
+                << " stepper starts afresh, and the run ends where an uninterrupted one would "
+                   "only to its solver's tolerance, not bitwise\n";
     }
     report_time_step(sim.bodies(), s.config, out, err);
     if (s.config.gravity_check_samples > 0 && !resuming)

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstddef>
 
+#include "rubble/core/error.hpp"
 #include "rubble/core/rigid_body.hpp"
 #include "rubble/integrate/free_rotor.hpp"
 #include "rubble/integrate/stepper.hpp"
@@ -55,6 +56,18 @@ double work_counter(const StepStats& s, std::string_view name) {
     for (const WorkCounter& w : s.work)
         if (name == w.name) return w.value;
     return 0.0;
+}
+
+const StateArray* StepperState::find(std::string_view name) const {
+    for (const StateArray& a : arrays)
+        if (a.name == name) return &a;
+    return nullptr;
+}
+
+void Stepper::restore_state(const StepperState& s) {
+    if (!s.empty())
+        throw InputError("a state of the '" + s.stepper + "' stepper, which the '" + name() +
+                         "' stepper of this run does not keep");
 }
 
 StepStats PlainDrift::advance(Bodies& b, double h, double /*t0*/, bool /*may_abandon*/) {

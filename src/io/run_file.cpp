@@ -13,6 +13,7 @@
 #include "hull_shapes_io.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/version.hpp"
+#include "stepper_state_io.hpp"
 #include "table_io.hpp"
 #include "undo_journal.hpp"
 
@@ -289,12 +290,17 @@ RunFile RunFile::open_existing(const std::string& path) {
 }
 
 void RunFile::write_snapshot(const Bodies& b, double time, std::int64_t step,
-                             const CollisionTotals& totals) {
+                             const CollisionTotals& totals,
+                             const integrate::StepperState& stepper_state) {
     // The rows up to this snapshot are made durable first, in a write of their own: a run
     // killed between the two writes resumes from the previous snapshot, and drops (then writes
     // again) the rows past it. The other order would leave a snapshot whose rows are lost.
     flush();
-    write_session(path_, snapshot_bytes(b), 32, [&](hid_t f) {
+    // The stepper's state, when it keeps one: a group and its arrays.
+    const std::uint64_t bytes = snapshot_bytes(b) + stepper_state_bytes(stepper_state);
+    const std::uint64_t objects =
+        32 + (stepper_state.empty() ? 0 : 1 + stepper_state.arrays.size());
+    write_session(path_, bytes, objects, [&](hid_t f) {
         h5::Handle snaps = h5::open_group(f, "snapshots");
         h5::Handle g = h5::create_group(snaps.get(), snapshot_name(next_snapshot_index_));
         const hid_t s = g.get();
@@ -314,6 +320,7 @@ void RunFile::write_snapshot(const Bodies& b, double time, std::int64_t step,
             write_table(hulls.get(), b.hulls);
             if (!h5::exists(f, "hull_shapes")) write_hull_shapes(f, b.hull_shapes());
         }
+        write_stepper_state(s, stepper_state);
     });
     ++next_snapshot_index_;
     last_snapshot_step_ = step;
@@ -479,6 +486,7 @@ Snapshot read_snapshot(const std::string& path, std::int64_t index) {
             read_table(hulls.get(), b.hulls, where + "/hulls", [](const char*) { return false; });
             b.set_hull_shapes(read_hull_shapes(file.get(), "'" + path + "'"));
         }
+        snap.stepper_state = read_stepper_state(s, where);
     } catch (const IoError& e) {
         throw InputError(where + ": " + e.what());
     }
@@ -488,6 +496,17 @@ Snapshot read_snapshot(const std::string& path, std::int64_t index) {
         throw InputError(where + ": " + e.what());
     }
     return snap;
+}
+
+void restore_stepper_state(integrate::Stepper& stepper, const integrate::StepperState& state,
+                           std::int64_t index, const std::string& path) {
+    if (state.empty()) return;
+    try {
+        stepper.restore_state(state);
+    } catch (const InputError& e) {
+        throw InputError("'" + path + "':/snapshots/" + snapshot_name(index) + "/" +
+                         stepper_state_group + ": " + e.what());
+    }
 }
 
 std::string read_parameters_toml(const std::string& path) {

@@ -8,6 +8,7 @@
 // hard-sphere drift of free spheres and rigid aggregates (collisions/event_drift.hpp) and the
 // non-smooth-contact stepper of polyhedra (polyhedra/nsc_stepper.hpp); make_stepper picks one
 // (docs/architecture.md).
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -45,6 +46,30 @@ struct StepStats {
 /// The work counter called `name`, or 0 when this stepper does not count it.
 [[nodiscard]] double work_counter(const StepStats& s, std::string_view name);
 
+/// One named array of a stepper's state: `rows` rows of `width` values, integers or reals.
+struct StateArray {
+    std::string name;
+    std::size_t width = 1;
+    bool integer = false;
+    std::vector<std::int64_t> ints; ///< rows * width values when `integer`, else empty
+    std::vector<double> reals;      ///< rows * width values unless `integer`, else empty
+    std::string units, description; ///< for the output's readers (not read back)
+};
+
+/// What a stepper carries from one advance to the next that its results depend on (the NSC
+/// stepper's warm starts), as named arrays of a common row count: stored with each snapshot
+/// (/snapshots/NNNNNN/stepper_state, docs/output-format.md), so that a run resumed from it
+/// continues bitwise. Empty (no stepper name) for steppers whose results depend on the bodies
+/// alone.
+struct StepperState {
+    std::string stepper; ///< name() of the stepper that saved it; empty: no state
+    std::size_t rows = 0;
+    std::vector<StateArray> arrays;
+    [[nodiscard]] bool empty() const { return stepper.empty(); }
+    /// The array called `name`, or nullptr.
+    [[nodiscard]] const StateArray* find(std::string_view name) const;
+};
+
 class Stepper {
 public:
     virtual ~Stepper() = default;
@@ -61,6 +86,13 @@ public:
     virtual void discard() = 0;
     /// The contact records kept since the last call, in time order (empty unless logging).
     [[nodiscard]] virtual std::vector<ContactRecord> take_log() { return {}; }
+    /// What the next advance depends on beyond the bodies, for a snapshot; a stepper that
+    /// restore_state()s it advances from there bitwise as this one would. Default: nothing.
+    [[nodiscard]] virtual StepperState save_state() const { return {}; }
+    /// Takes back a save_state() of a stepper of the same kind and configuration (a resumed
+    /// run). Throws InputError saying what does not fit when `s` is not such a state; the
+    /// default accepts only an empty one.
+    virtual void restore_state(const StepperState& s);
 };
 
 /// The drift of the plain leapfrog: every body on a straight line at constant spin.

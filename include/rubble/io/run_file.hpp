@@ -45,6 +45,9 @@ struct Snapshot {
     double time = 0.0;      ///< s
     std::int64_t step = 0;  ///< step number at which it was written
     std::int64_t index = 0; ///< position in /snapshots
+    /// The stepper's state at that step (its stepper_state subgroup); empty for steppers that
+    /// keep none and in files written before states were stored.
+    integrate::StepperState stepper_state;
 };
 
 class RunFile {
@@ -61,9 +64,11 @@ public:
     /// Step of the last snapshot in the file (-1: none yet).
     [[nodiscard]] std::int64_t last_snapshot_step() const { return last_snapshot_step_; }
 
-    /// Writes every buffered row, then a snapshot (two durable writes, in that order).
+    /// Writes every buffered row, then a snapshot (two durable writes, in that order), with
+    /// the stepper's state when it keeps one (a resumed run restores it).
     void write_snapshot(const Bodies& b, double time, std::int64_t step,
-                        const CollisionTotals& totals = {});
+                        const CollisionTotals& totals = {},
+                        const integrate::StepperState& stepper_state = {});
     /// Buffers one diagnostics row (written at the next snapshot or flush()).
     void append_diagnostics(const integrate::Diagnostics& d);
     /// Buffers collision records of step `step` for /collisions (written with the next flush).
@@ -108,6 +113,12 @@ void check_rubble_file(const std::string& path);
 /// `path`, holds a state a run could have written: finite numbers, positive masses and radii,
 /// a finite time and a step >= 0. What a resumed run requires of its snapshot.
 void check_resumable(const Snapshot& snap, const std::string& path);
+/// Gives `stepper` the state `state` stored with snapshot `index` of `path` (a resumed run);
+/// nothing when it is empty (a stepper that keeps none, or a file written before states were
+/// stored: the stepper then starts as in a new run). Throws InputError naming the file and
+/// the snapshot's stepper_state group when the state does not fit the stepper.
+void restore_stepper_state(integrate::Stepper& stepper, const integrate::StepperState& state,
+                           std::int64_t index, const std::string& path);
 /// The parameters the run used, as TOML text.
 [[nodiscard]] std::string read_parameters_toml(const std::string& path);
 /// The whole diagnostics series.

@@ -95,7 +95,17 @@ public:
     /// Throws InputError when b holds bodies that are not polyhedra or a shape too small for
     /// the margin.
     integrate::StepStats advance(Bodies& b, double h, double t0, bool may_abandon) override;
-    void discard() override { warm_.clear(); }
+    /// Keeps the warm starts: an advance changes them only once its solve is done, so one
+    /// abandoned before leaves those of the previous step, which go with the restored bodies.
+    void discard() override {}
+    /// The warm starts (the last step's impulses by contact key), sorted by key: arrays `id`
+    /// (body id, partner body id or -1 - wall index), `feature` (the manifold point's feature
+    /// key, its 64 bits as int64) and `impulse` (N s, world). In nsc_stepper_state.cpp.
+    [[nodiscard]] integrate::StepperState save_state() const override;
+    /// Replaces the warm starts by those of a save_state(); throws InputError naming what
+    /// does not fit (another stepper's state, a missing or misshapen array, a non-finite
+    /// impulse, a key twice).
+    void restore_state(const integrate::StepperState& s) override;
     /// The contacts of the last advance, with their impulses.
     [[nodiscard]] const std::vector<NscContact>& contacts() const { return contacts_; }
     /// The margin in use (m): the configured one, or the automatic one once shapes are seen.

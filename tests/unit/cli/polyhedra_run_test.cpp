@@ -4,13 +4,18 @@
 // with their shapes, and resumed after an interruption.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
+#include <hdf5.h>
 
 #include "cli_runner.hpp"
 #include "rubble/io/run_file.hpp"
 #include "rubble/polyhedra/nsc_stepper.hpp"
+#include "run_comparison.hpp"
 #include "temp_dir.hpp"
 
 using rubble::test::run_rubble;
@@ -161,34 +166,123 @@ TEST(PolyhedraRun, RandomHullsAreBuiltAndWrittenWithTheirShapes) {
     }
 }
 
-TEST(PolyhedraRun, AnInterruptedRunResumesAndFinishes) {
-    // The warm starts of the contact solver are not in the snapshot: a resumed run starts its
-    // first solve cold, so it ends where the whole run ends to the solver's tolerance, not
-    // bitwise (docs/polyhedra.md, "Limits"). The solver runs to its tolerance here: the
-    // default caps (100 iterations x 5 passes) can stop it short, and then the runs part by
-    // what the caps leave (measured 4e-7 m).
+TEST(PolyhedraRun, AnInterruptedRunResumesBitwise) {
+    // The solver's warm starts (the last step's impulses) are stored with each snapshot
+    // (stepper_state) and restored on resume, so the resumed run's solves start where the
+    // uninterrupted run's do: with the default caps of `rubble run`, which stop the solver
+    // short of its tolerance in a pile, the runs end bitwise the same (docs/polyhedra.md).
     TempDir dir;
-    const std::string converged = "solver_iterations = 100000\nsolver_passes = 200\n";
     const std::string whole = dir.file("whole.h5"), parts = dir.file("parts.h5");
-    ASSERT_EQ(run_rubble({"run", dir.write("a.toml", cubes(whole, "", converged)), "--quiet"}).code,
-              0);
-    auto r = run_rubble({"run", dir.write("b.toml", cubes(parts, "", converged)), "--quiet",
-                         "--stop-after", "400"});
+    ASSERT_EQ(run_rubble({"run", dir.write("a.toml", cubes(whole)), "--quiet"}).code, 0);
+    auto r =
+        run_rubble({"run", dir.write("b.toml", cubes(parts)), "--quiet", "--stop-after", "300"});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_FALSE(rubble::io::is_complete(parts));
+    // Stopped while the cubes land: the snapshot holds their contacts' warm starts.
+    EXPECT_GT(rubble::io::read_snapshot(parts, -1).stepper_state.rows, 27u);
+    r = run_rubble({"run", "--resume", parts, "--quiet", "--stop-after", "150"});
+    ASSERT_EQ(r.code, 0) << r.err;
     r = run_rubble({"run", "--resume", parts, "--quiet"});
     ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_TRUE(r.err.empty()) << r.err;
     EXPECT_TRUE(rubble::io::is_complete(parts));
+    rubble::test::expect_same_run(whole, parts);
     const auto a = rubble::io::read_snapshot(whole, -1), b = rubble::io::read_snapshot(parts, -1);
-    ASSERT_EQ(a.step, b.step);
-    ASSERT_EQ(a.bodies.size(), b.bodies.size());
-    double worst = 0.0;
-    for (std::size_t k = 0; k < a.bodies.size(); ++k)
-        worst = std::max(worst, (a.bodies.pos[k] - b.bodies.pos[k]).norm());
-    ::testing::Test::RecordProperty("worst_position_difference_m", std::to_string(worst));
-    std::printf("resumed vs whole: worst position difference %.3g m\n", worst);
-    // After the stop (step 400, 0.8 s) the cubes rest; each solve of either run leaves the
-    // contact speeds off by at most the solver's tolerance (1e-6) of the reference speed, about
-    // g dt for resting contacts, so the runs part by at most twice that times the 0.7 s left.
-    EXPECT_LT(worst, 2.0 * 1e-6 * g * dt * (1.5 - 400 * dt));
+    EXPECT_EQ(a.stepper_state.arrays[0].ints, b.stepper_state.arrays[0].ints);
+    EXPECT_EQ(a.stepper_state.arrays[2].reals, b.stepper_state.arrays[2].reals);
+}
+
+namespace {
+
+// Replaces dataset `name` of the last snapshot's stepper_state in `path` with its first `rows`
+// rows (a truncated write), or removes the group when `name` is empty (a file of an older
+// rubble).
+void damage_state(const std::string& path, const std::string& name, hsize_t rows) {
+    const auto count = rubble::io::snapshot_count(path);
+    char group[64];
+    std::snprintf(group, sizeof group, "/snapshots/%06lld/stepper_state",
+                  static_cast<long long>(count - 1));
+    const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    if (name.empty()) {
+        EXPECT_GE(H5Ldelete(f, group, H5P_DEFAULT), 0);
+    } else {
+        const hid_t state = H5Gopen2(f, group, H5P_DEFAULT);
+        ASSERT_GE(state, 0);
+        const hid_t set = H5Dopen2(state, name.c_str(), H5P_DEFAULT);
+        const hid_t space = H5Dget_space(set);
+        hsize_t dims[2] = {0, 1};
+        const int rank = H5Sget_simple_extent_dims(space, dims, nullptr);
+        std::vector<double> values(dims[0] * dims[1]);
+        EXPECT_GE(H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()), 0);
+        H5Sclose(space);
+        H5Dclose(set);
+        EXPECT_GE(H5Ldelete(state, name.c_str(), H5P_DEFAULT), 0);
+        dims[0] = rows;
+        const hid_t shorter = H5Screate_simple(rank, dims, nullptr);
+        const hid_t again = H5Dcreate2(state, name.c_str(), H5T_IEEE_F64LE, shorter, H5P_DEFAULT,
+                                       H5P_DEFAULT, H5P_DEFAULT);
+        EXPECT_GE(H5Dwrite(again, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+                  0);
+        H5Dclose(again);
+        H5Sclose(shorter);
+        H5Gclose(state);
+    }
+    H5Fclose(f);
+}
+
+} // namespace
+
+// A stepper state that is not whole (a dataset shorter than the group's rows, an impulse that
+// is not finite) refuses the resume with the file and the group named, the file unchanged; a
+// snapshot without one (written before states were stored) resumes with a warning that it will
+// not be bitwise.
+TEST(PolyhedraRun, AResumeChecksTheStepperStateOfItsSnapshot) {
+    TempDir dir;
+    // One run stopped at step 300 (snapshots at steps 0, 250, 300), copied for each damage.
+    const std::string stopped = dir.file("stopped.h5");
+    std::string p = cubes(stopped);
+    p.replace(p.find("t_end = 1.5"), 11, "t_end = 0.7");
+    const auto r0 = run_rubble({"run", dir.write("p.toml", p), "--quiet", "--stop-after", "300"});
+    ASSERT_EQ(r0.code, 0) << r0.err;
+    const auto copy = [&](const std::string& name) {
+        const std::string out = dir.file(name);
+        std::filesystem::copy_file(stopped, out);
+        return out;
+    };
+    const std::string group = "':/snapshots/000002/stepper_state";
+
+    const std::string truncated = copy("truncated.h5");
+    const auto rows = rubble::io::read_snapshot(truncated, -1).stepper_state.rows;
+    ASSERT_GT(rows, 2u);
+    damage_state(truncated, "impulse", rows - 2);
+    auto r = run_rubble({"run", "--resume", truncated, "--quiet"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(
+        r.err.find(truncated + group + ": 'impulse' has " + std::to_string(rows - 2) + " rows"),
+        std::string::npos)
+        << r.err;
+
+    const std::string nan = copy("nan.h5");
+    {
+        auto snap = rubble::io::read_snapshot(nan, -1);
+        snap.stepper_state.arrays[2].reals[1] = std::nan("");
+        auto f = rubble::io::RunFile::open_existing(nan);
+        f.write_snapshot(snap.bodies, snap.time + dt, snap.step + 1, snap.totals,
+                         snap.stepper_state);
+    }
+    r = run_rubble({"run", "--resume", nan, "--quiet"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find(nan + "':/snapshots/000003/stepper_state: impulse row 0 is not finite"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(rubble::io::snapshot_count(nan), 4); // refused before the file was opened
+
+    const std::string old = copy("old.h5");
+    damage_state(old, "", 0);
+    EXPECT_TRUE(rubble::io::read_snapshot(old, -1).stepper_state.empty());
+    r = run_rubble({"run", "--resume", old, "--quiet"});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.err.find("has no stepper state in its last snapshot"), std::string::npos) << r.err;
+    EXPECT_TRUE(rubble::io::is_complete(old));
 }

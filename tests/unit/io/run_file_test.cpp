@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
+#include <cmath>
 #include <fstream>
+#include <limits>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -97,6 +100,58 @@ TEST(RunFile, PolyhedraAndTheirShapesRoundTripBitwise) {
             EXPECT_EQ(got.hull.normals, want.hull.normals);
             EXPECT_EQ(got.face_vertices, want.face_vertices);
             EXPECT_EQ(got.face_offsets, want.face_offsets);
+        }
+    }
+}
+
+// A stepper's state is written with the snapshot only when the stepper keeps one (the group
+// stepper_state), and read back bit for bit: integers of any 64 bits, reals, any width, and
+// no rows at all (a stepper with nothing to carry yet).
+TEST(RunFile, StepperStatesRoundTripBitwiseAndAreAbsentWithoutOne) {
+    test::TempDir dir;
+    const std::string path = dir.file("state.h5");
+    const Bodies b = sample_bodies();
+    integrate::StepperState full;
+    full.stepper = "nsc";
+    full.rows = 2;
+    full.arrays = {
+        {"id", 2, true, {3, -1, 4, 7}, {}, "", "ids"},
+        {"feature",
+         1,
+         true,
+         {std::numeric_limits<std::int64_t>::min(), 0x123456789abcdefLL},
+         {},
+         "",
+         "keys"},
+        {"impulse", 3, false, {}, {1e-300, -0.0, 0.1, 2.0, -3.5, 6.02e23}, "N s", "impulses"}};
+    integrate::StepperState none = full;
+    none.rows = 0;
+    for (auto& a : none.arrays) {
+        a.ints.clear();
+        a.reals.clear();
+    }
+    {
+        io::RunFile f = io::RunFile::create(path, "", 0.0, false);
+        f.write_snapshot(b, 0.0, 0);
+        f.write_snapshot(b, 1.0, 1, {}, full);
+        f.write_snapshot(b, 2.0, 2, {}, none);
+    }
+    EXPECT_TRUE(io::read_snapshot(path, 0).stepper_state.empty());
+    for (const auto& [index, want] : {std::pair{1, &full}, std::pair{2, &none}}) {
+        const integrate::StepperState got = io::read_snapshot(path, index).stepper_state;
+        EXPECT_EQ(got.stepper, "nsc");
+        EXPECT_EQ(got.rows, want->rows);
+        ASSERT_EQ(got.arrays.size(), 3u);
+        for (const integrate::StateArray& w : want->arrays) {
+            const integrate::StateArray* a = got.find(w.name);
+            ASSERT_NE(a, nullptr) << w.name;
+            EXPECT_EQ(a->width, w.width) << w.name;
+            EXPECT_EQ(a->integer, w.integer) << w.name;
+            EXPECT_EQ(a->ints, w.ints) << w.name;
+            ASSERT_EQ(a->reals.size(), w.reals.size()) << w.name;
+            for (std::size_t k = 0; k < w.reals.size(); ++k)
+                EXPECT_EQ(std::signbit(a->reals[k]), std::signbit(w.reals[k])) << k;
+            EXPECT_EQ(a->reals, w.reals) << w.name;
         }
     }
 }
