@@ -153,7 +153,7 @@ CloudRun collapse(double dt) {
         // approximate: its rounding is at most (N - 1) eps of the sum of the magnitudes,
         // which adds up to N eps S more. Summed over the steps so far, with the largest S
         // seen: |L(t) - L(0)| <= (c_op + N) eps s S, and the same for P with S = sum m |v|.
-        // (Measured errors are three to four orders below it: the roundings do not all add
+        // (Measured errors are about three orders below it: the roundings do not all add
         // up. An error of first order in dt, as Chrono's in Ferrari et al. 2017, Fig. 6,
         // would be orders above it.)
         constexpr double c_op = 16.0;
