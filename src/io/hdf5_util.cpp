@@ -111,6 +111,19 @@ bool exists(hid_t loc, const std::string& name) {
     return H5Lexists(loc, name.c_str(), H5P_DEFAULT) > 0;
 }
 
+std::vector<std::string> link_names(hid_t group) {
+    std::vector<std::string> names;
+    // H5Literate and H5L_info_t name the same API version in HDF5 1.10 and 1.12+.
+    const auto collect = [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
+        static_cast<std::vector<std::string>*>(out)->emplace_back(name);
+        return 0;
+    };
+    hsize_t index = 0;
+    if (H5Literate(group, H5_INDEX_NAME, H5_ITER_INC, &index, collect, &names) < 0)
+        throw IoError("HDF5: H5Literate failed");
+    return names;
+}
+
 void write_attr(hid_t obj, const std::string& name, const std::string& value) {
     if (has_attr(obj, name)) check(H5Adelete(obj, name.c_str()), "deleting attribute " + name);
     Handle type = string_type();

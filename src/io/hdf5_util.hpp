@@ -68,6 +68,9 @@ void close_file(Handle& file, const std::string& path);
 [[nodiscard]] Handle create_group(hid_t loc, const std::string& name);
 [[nodiscard]] Handle open_group(hid_t loc, const std::string& name);
 [[nodiscard]] bool exists(hid_t loc, const std::string& name);
+/// The names of the links of `group` in name order (the order of /snapshots is time order), in
+/// one pass: looking names up by index costs a walk of the group's index per name.
+[[nodiscard]] std::vector<std::string> link_names(hid_t group);
 
 void write_attr(hid_t obj, const std::string& name, const std::string& value);
 void write_attr(hid_t obj, const std::string& name, double value);

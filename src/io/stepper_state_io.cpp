@@ -9,20 +9,6 @@
 namespace rubble::io {
 namespace {
 
-// The names of the links of `group`, in name order.
-std::vector<std::string> member_names(hid_t group) {
-    std::vector<std::string> names;
-    // H5Literate and H5L_info_t name the same API version in HDF5 1.10 and 1.12+.
-    const auto collect = [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
-        static_cast<std::vector<std::string>*>(out)->emplace_back(name);
-        return 0;
-    };
-    hsize_t index = 0;
-    if (H5Literate(group, H5_INDEX_NAME, H5_ITER_INC, &index, collect, &names) < 0)
-        throw IoError("HDF5: H5Literate failed");
-    return names;
-}
-
 // The type class of dataset `name` of `group`: H5T_INTEGER, H5T_FLOAT, or another (not a
 // dataset, or one of another type: H5T_NO_CLASS).
 H5T_class_t value_class(hid_t group, const std::string& name) {
@@ -78,7 +64,7 @@ integrate::StepperState read_stepper_state(hid_t snapshot, const std::string& wh
         if (s.stepper.empty()) fail("the attribute 'stepper' is empty");
         if (rows < 0) fail("rows = " + std::to_string(rows));
         s.rows = static_cast<std::size_t>(rows);
-        for (const std::string& name : member_names(g.get())) {
+        for (const std::string& name : h5::link_names(g.get())) {
             const H5T_class_t cls = value_class(g.get(), name);
             if (cls != H5T_INTEGER && cls != H5T_FLOAT)
                 fail("'" + name + "' is not a dataset of int64 or float64");

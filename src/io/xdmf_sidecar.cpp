@@ -117,25 +117,10 @@ void append_data_item(std::string& out, const Field& f, const std::string& refer
     out += reference + "/" + xml_escape(f.name) + "</DataItem>";
 }
 
-// The names of the links of `group` in name order (the order of /snapshots is time order), in
-// one pass: looking names up by index costs a walk of the group's index per name.
-std::vector<std::string> link_names(hid_t group) {
-    std::vector<std::string> names;
-    // H5Literate and H5L_info_t name the same API version in HDF5 1.10 and 1.12+.
-    const auto collect = [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
-        static_cast<std::vector<std::string>*>(out)->emplace_back(name);
-        return 0;
-    };
-    hsize_t index = 0;
-    if (H5Literate(group, H5_INDEX_NAME, H5_ITER_INC, &index, collect, &names) < 0)
-        throw IoError("HDF5: H5Literate failed");
-    return names;
-}
-
 // The fields of one snapshot group, in name order.
 std::vector<Field> fields_of(hid_t group) {
     std::vector<Field> out;
-    for (const std::string& name : link_names(group)) {
+    for (const std::string& name : h5::link_names(group)) {
         if (auto f = describe(group, name)) out.push_back(std::move(*f));
     }
     return out;
@@ -209,7 +194,7 @@ std::int64_t XdmfSidecar::write() {
         const h5::Handle file = h5::open_file(h5_path_, h5::Mode::read);
         const h5::Handle snapshots = h5::open_group(file.get(), "snapshots");
         std::map<std::string, std::string> grids; // those still in the file
-        for (std::string& name : link_names(snapshots.get())) {
+        for (std::string& name : h5::link_names(snapshots.get())) {
             const auto known = grids_.find(name);
             std::string grid = known != grids_.end() ? std::move(known->second)
                                                      : grid_text(snapshots.get(), name, h5_name);

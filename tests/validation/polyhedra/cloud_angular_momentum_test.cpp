@@ -70,17 +70,7 @@ Bodies cloud() {
         add_polyhedron(b, k, shape, rho, x, v, 2e-4 * rng.unit_vector(),
                        ic::random_orientation(rng));
     }
-    double m = 0.0;
-    Vec3 mx = Vec3::Zero(), mv = Vec3::Zero();
-    for (std::size_t k = 0; k < b.size(); ++k) {
-        m += b.mass[k];
-        mx += b.mass[k] * b.pos[k];
-        mv += b.mass[k] * b.vel[k];
-    }
-    for (std::size_t k = 0; k < b.size(); ++k) {
-        b.pos[k] -= mx / m;
-        b.vel[k] -= mv / m;
-    }
+    move_to_centre_of_mass_frame(b);
     return b;
 }
 
