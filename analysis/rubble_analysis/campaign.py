@@ -365,12 +365,14 @@ def markdown(rows: list[dict]) -> str:
     alpha shape to the convex hull."""
     lines = ["| set | seed | model | status | N_agg | M_agg/M | lambda | T [h] | T/T_crit "
              "| porosity | dominant |", "|" + "---|" * 11]
+    def number(value: float, spec: str) -> str:
+        return format(value, spec) if math.isfinite(value) else "-"
+
     for r in rows:
-        n = "-" if not math.isfinite(r["n_agg"]) else str(int(r["n_agg"]))
         lines.append(
-            f"| {r['set']} | {r['seed']} | {r['model']} | {r['status']} | {n} | "
-            f"{r['m_agg_fraction']:.3f} | {r['elongation']:.3f} | "
-            f"{r['period_s'] / 3600.0:.3g} | "
+            f"| {r['set']} | {r['seed']} | {r['model']} | {r['status']} | "
+            f"{number(r['n_agg'], '.0f')} | {number(r['m_agg_fraction'], '.3f')} | "
+            f"{number(r['elongation'], '.3f')} | {number(r['period_s'] / 3600.0, '.3g')} | "
             f"{_range(r['period_over_critical_hull'], r['period_over_critical_alpha'], 2)} | "
             f"{_range(r['porosity_alpha'], r['porosity_hull'], 3)} | "
             f"{'yes' if r['dominant'] else 'no'} |")

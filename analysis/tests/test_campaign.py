@@ -404,3 +404,18 @@ def test_index_read_directly(campaign_dir):
     assert campaign.models == MODELS and campaign.seeds == SEEDS
     assert [s.name for s in campaign.sets] == ["0", "1.3"] and len(campaign.runs) == 12
     assert campaign.run_path(campaign.runs[0]) == campaign_dir / run_name("0", 1, "sphere")
+
+
+def test_a_run_without_aggregates(fresh):
+    """Three spheres apart: no aggregate, its columns empty, not dominant; still drawn."""
+    path = fresh.parent / run_name("0", 1, "sphere")
+    apart = snapshot([[0.0, 0.0, 0.0], [10.0, 0.0, 0.0], [20.0, 0.0, 0.0]], 1.0)
+    write_run(path, snapshot_at=lambda step: apart,
+              parameters=campaign_parameters(CAMPAIGN_ID, "0", 1, "sphere", 0.0, 0.0, 0.0))
+    out = fresh.parent / "out"
+    assert main(["compare", str(fresh), "--output", str(out)]) == 0
+    row = json.loads((out / "campaign_runs.json").read_text())["rows"][0]
+    assert (row["set"], row["seed"], row["n_aggregates"], row["n_escapers"]) == ("0", 1, 0, 3)
+    assert row["n_agg"] is None and row["elongation"] is None and row["dominant"] is False
+    assert "| 0 | 1 | sphere | end | - | - | - | - | - | - | no |" in (out / "campaign.md").read_text()
+    assert (out / "asteroids.png").stat().st_size > 0
