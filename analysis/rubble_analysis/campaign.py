@@ -353,11 +353,11 @@ def summarise(campaign: Campaign, rows: list[dict]) -> list[dict]:
     return out
 
 
-def _range(a: float, b: float, digits: int) -> str:
+def _range(a: float, b: float, spec: str) -> str:
     if not (math.isfinite(a) and math.isfinite(b)):
         return "-"
     lo, hi = sorted((a, b))
-    return f"{lo:.{digits}f}-{hi:.{digits}f}"
+    return f"{format(lo, spec)} to {format(hi, spec)}"
 
 
 def markdown(rows: list[dict]) -> str:
@@ -373,8 +373,8 @@ def markdown(rows: list[dict]) -> str:
             f"| {r['set']} | {r['seed']} | {r['model']} | {r['status']} | "
             f"{number(r['n_agg'], '.0f')} | {number(r['m_agg_fraction'], '.3f')} | "
             f"{number(r['elongation'], '.3f')} | {number(r['period_s'] / 3600.0, '.3g')} | "
-            f"{_range(r['period_over_critical_hull'], r['period_over_critical_alpha'], 2)} | "
-            f"{_range(r['porosity_alpha'], r['porosity_hull'], 3)} | "
+            f"{_range(r['period_over_critical_hull'], r['period_over_critical_alpha'], '.3g')} | "
+            f"{_range(r['porosity_alpha'], r['porosity_hull'], '.3f')} | "
             f"{'yes' if r['dominant'] else 'no'} |")
     return "\n".join(lines) + "\n"
 

@@ -43,11 +43,15 @@ def _incomplete(ax, rows: list[dict], model: str, x_key: str, y_key: str,
 
 
 def _means(ax, summary, model, x_key, y_key, x_scale=1.0, y_scale=1.0, label=None):
+    """The model's (set) means with their spreads; sets without a value (no aggregate) left
+    out."""
     color, marker = MODEL_STYLE[model]
     x, xerr, names = _series(summary, model, x_key, x_scale)
     y, yerr, _ = _series(summary, model, y_key, y_scale)
+    keep = np.isfinite(x) & np.isfinite(y)
+    x, xerr, y, yerr = x[keep], xerr[keep], y[keep], yerr[keep]
     ax.errorbar(x, y, xerr=xerr, yerr=yerr, fmt=marker, color=color, capsize=3, label=label)
-    return x, y, names
+    return x, y, [n for n, k in zip(names, keep) if k]
 
 
 def outcomes_vs_ic(campaign, rows: list[dict], summary: list[dict], path: Path) -> None:

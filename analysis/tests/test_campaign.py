@@ -419,3 +419,83 @@ def test_a_run_without_aggregates(fresh):
     assert row["n_agg"] is None and row["elongation"] is None and row["dominant"] is False
     assert "| 0 | 1 | sphere | end | - | - | - | - | - | - | no |" in (out / "campaign.md").read_text()
     assert (out / "asteroids.png").stat().st_size > 0
+
+
+# The real binary --------------------------------------------------------------------------
+
+TINY_CAMPAIGN = """
+[campaign]
+name = "tiny"
+directory = "{directory}"
+models = ["sphere", "aggregate", "polyhedron"]
+seeds = [1]
+sets = ["0", "1.3"]
+levels = [1.0]
+v0 = 0.05
+w0 = 1.0e-3
+omega = 5.0e-5
+
+[integrator]
+dt = 20.0
+t_end = 20000.0
+
+[gravity]
+backend = "direct"
+
+[collisions]
+enabled = true
+
+[output]
+snapshot_interval = 10000.0
+
+[ic.cloud]
+n = 8
+shape = "cube"
+size = 600.0
+radius_distribution = "uniform"
+radius_min = 40.0
+radius_max = 60.0
+density = 3000.0
+grain = "hull"
+spheres_per_grain = 20
+"""
+
+
+def test_a_real_campaign(tmp_path, capsys):
+    """Eight hulls of 40 to 60 m collapsing in a 600 m cube, in the three models: the table
+    follows the index, every model's cloud has the same mass (the scenario's masses agree to
+    16 eps, docs/campaigns.md), and a run file put in another's place is refused."""
+    import shutil
+    import subprocess
+
+    from conftest import rubble_binary
+    binary = rubble_binary()
+    if subprocess.run([binary, "campaign", "--help"], capture_output=True).returncode != 0:
+        pytest.skip("this rubble has no campaign command")
+    params = tmp_path / "tiny.toml"
+    params.write_text(TINY_CAMPAIGN.format(directory=tmp_path / "tiny"))
+    subprocess.run([binary, "campaign", str(params), "--quiet"], check=True,
+                   capture_output=True)
+    index = tmp_path / "tiny" / "campaign.json"
+    out = tmp_path / "compare"
+    assert main(["compare", str(index), "--output", str(out)]) == 0
+    listed = json.loads(index.read_text())
+    rows = json.loads((out / "campaign_runs.json").read_text())["rows"]
+    assert [(r["set"], r["seed"], r["model"]) for r in rows] \
+        == [(r["set"], r["seed"], r["model"]) for r in listed["runs"]]
+    omega = {s["name"]: s["omega"] for s in listed["sets"]}
+    for r in rows:
+        assert r["status"] in ("end", "settled") and r["n_bodies"] == 8
+        assert r["omega_rad_s"] == omega[r["set"]] and r["v0_m_s"] == 0.0
+        if r["n_agg"] is not None:
+            assert 2 <= r["n_agg"] <= 8 and r["critical_period_hull_s"] > 0
+    totals = [r["m_agg_kg"] / r["m_agg_fraction"] for r in rows if r["n_agg"] is not None]
+    assert totals and max(totals) - min(totals) <= 64 * EPS * max(totals)
+    for name in ("outcomes_vs_ic.png", "period.png", "porosity_density.png", "asteroids.png"):
+        assert (out / name).stat().st_size > 0
+    capsys.readouterr()
+    files = {r["model"]: index.parent / r["file"] for r in listed["runs"]
+             if r["set"] == "0"}
+    shutil.copyfile(files["sphere"], files["polyhedron"])
+    line = refused(capsys, index)
+    assert "ic.scenario.model = 'sphere'" in line and "says 'polyhedron'" in line
