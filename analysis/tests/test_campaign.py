@@ -417,7 +417,8 @@ def test_a_run_without_aggregates(fresh):
     row = json.loads((out / "campaign_runs.json").read_text())["rows"][0]
     assert (row["set"], row["seed"], row["n_aggregates"], row["n_escapers"]) == ("0", 1, 0, 3)
     assert row["n_agg"] is None and row["elongation"] is None and row["dominant"] is False
-    assert "| 0 | 1 | sphere | end | - | - | - | - | - | - | no |" in (out / "campaign.md").read_text()
+    markdown = (out / "campaign.md").read_text()
+    assert "| 0 | 1 | sphere | end | - | - | - | - | - | - | no |" in markdown
     assert (out / "asteroids.png").stat().st_size > 0
 
 
