@@ -3,6 +3,8 @@
   /usr/bin/python3 -m rubble_analysis quicklook RUN.h5 [--output PNG]
   /usr/bin/python3 -m rubble_analysis report RUN.h5 [--output DIR] [--tolerance T] [--bound]
   /usr/bin/python3 -m rubble_analysis compare RUN.h5 RUN.h5 ... [--output DIR]
+  /usr/bin/python3 -m rubble_analysis compare CAMPAIGN/campaign.json [--output DIR]
+                                                 [--set NAME] [--seed N]
   /usr/bin/python3 -m rubble_analysis couette RUN.h5 [--bins N] [--since T] [--output PNG]
 """
 
@@ -13,6 +15,7 @@ import sys
 import warnings
 from pathlib import Path
 
+from .campaign import compare_campaign, read_index
 from .compare import compare
 from .couette import couette_profile, format_profile, plot_profile
 from .quicklook import quicklook
@@ -33,7 +36,31 @@ def _identification_options(p: argparse.ArgumentParser) -> None:
 OPEN_TIMEOUT = 60
 
 
+def _is_campaign(args) -> bool:
+    """compare of one campaign index (a .json file), not of run files."""
+    if args.command != "compare" or not any(p.suffix == ".json" for p in args.runs):
+        return False
+    if len(args.runs) > 1:
+        raise RunFormatError(f"{next(p for p in args.runs if p.suffix == '.json')}: a "
+                             "campaign index is compared alone, not with other files")
+    return True
+
+
+def _compare_campaign(args) -> Path:
+    campaign = read_index(args.runs[0])
+    for entry in campaign.runs:
+        check_before_reading(campaign.run_path(entry), OPEN_TIMEOUT)
+    out = args.output or campaign.path.parent / "comparison"
+    return compare_campaign(campaign, out, tolerance=args.tolerance, binding=args.bound,
+                            view_set=args.set, view_seed=args.seed)
+
+
 def _run(args) -> Path:
+    if _is_campaign(args):
+        return _compare_campaign(args)
+    if args.command == "compare" and (args.set is not None or args.seed is not None):
+        raise RunFormatError("--set and --seed choose among a campaign's runs: give one "
+                             "campaign index (campaign.json)")
     for path in args.runs if args.command == "compare" else [args.run]:
         check_before_reading(path, OPEN_TIMEOUT)
     if args.command == "quicklook":
@@ -45,7 +72,8 @@ def _run(args) -> Path:
     if args.command == "report":
         return report(args.run, args.output or args.run.with_name(args.run.stem + "_report"),
                       tolerance=args.tolerance, binding=args.bound, every=args.every)
-    return compare(args.runs, args.output, tolerance=args.tolerance, binding=args.bound)
+    return compare(args.runs, args.output or Path("comparison"), tolerance=args.tolerance,
+                   binding=args.bound)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -61,9 +89,18 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--output", type=Path, help="folder (default: RUN without .h5 + _report)")
     r.add_argument("--every", type=int, default=1, help="analyse every EVERY-th snapshot")
     _identification_options(r)
-    c = sub.add_parser("compare", help="final largest aggregates of several runs")
-    c.add_argument("runs", type=Path, nargs="+")
-    c.add_argument("--output", type=Path, default=Path("comparison"), help="folder")
+    c = sub.add_parser("compare", help="final largest aggregates of several runs, or of a "
+                                       "campaign's runs across grain models, sets and seeds")
+    c.add_argument("runs", type=Path, nargs="+",
+                   help="run files, or one campaign index (campaign.json, written by "
+                        "'rubble campaign'): a table per run and per (model, set) over seeds, "
+                        "outcome plots of the three grain models, their final asteroids")
+    c.add_argument("--output", type=Path, help="folder (default: comparison; for a campaign, "
+                                                "comparison beside the index)")
+    c.add_argument("--set", help="campaign: the set whose final asteroids are drawn side by "
+                                 "side (default: the first set run in every model)")
+    c.add_argument("--seed", type=int, help="campaign: the seed of that picture (default: the "
+                                            "first one run in every model)")
     _identification_options(c)
     t = sub.add_parser("couette", help="azimuthal velocity profile v_theta(r) about the z axis "
                                        "(a Taylor-Couette cell), averaged over snapshots")
@@ -88,6 +125,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"warning: {warning.message}", file=sys.stderr)
     if args.command == "report":
         print((out / "largest.txt").read_text(), end="")
+    if _is_campaign(args):
+        print((out / "campaign.md").read_text(), end="")
     print(f"{args.command}: {out}")
     return 0
 

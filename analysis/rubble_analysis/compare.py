@@ -1,9 +1,11 @@
 """`compare RUN_A.h5 RUN_B.h5 ...`: the final largest aggregates of several runs side by side,
 and, for a sweep of initial conditions, against the normalised initial condition (as in
-Ferrari et al. 2017, Figs. 6 and 8)."""
+Ferrari et al. 2017, Figs. 6 and 8). A campaign index (`compare CAMPAIGN/campaign.json`) is
+compared by campaign.py, from the same final_state of each run."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -13,8 +15,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from .properties import measure  # noqa: E402
-from .reader import Run  # noqa: E402
+from .contacts import Aggregates  # noqa: E402
+from .properties import AggregateProperties, measure  # noqa: E402
+from .reader import Run, Snapshot  # noqa: E402
 from .report import _json_safe, identify, write_table  # noqa: E402
 
 
@@ -31,19 +34,38 @@ def normalised_initial_condition(first, params: dict) -> dict:
             "omega_over_wcrit": motion["omega"] / w_crit}
 
 
-def run_row(path: Path, tolerance: float, binding: bool) -> dict:
-    with Run(path) as run:
-        params = run.parameters
-        first, final = run.snapshot(0), run.snapshot(-1)
+@dataclasses.dataclass(frozen=True)
+class FinalState:
+    """A run's last snapshot, its aggregates and the largest one measured (None without
+    aggregates), with its row of the comparison table."""
+    row: dict
+    snapshot: Snapshot
+    aggregates: Aggregates
+    largest: AggregateProperties | None
+    parameters: dict
+
+
+def final_state(run: Run, tolerance: float, binding: bool) -> FinalState:
+    """The comparison of an opened run: its final aggregates, the largest measured in full
+    (hull and alpha-shape volumes)."""
+    params = run.parameters
+    first, final = run.snapshot(0), run.snapshot(-1)
     G = float(params["units"]["G"])
     aggs = identify(final, tolerance, G if binding else None)
-    row = {"run": path.name, "time_s": final.time, "n_bodies": int(final.id.size),
+    row = {"run": run.path.name, "time_s": final.time, "n_bodies": int(final.id.size),
            "n_aggregates": aggs.count, "n_escapers": int(aggs.escapers.size),
            **normalised_initial_condition(first, params)}
+    props = None
     if aggs.count:
         props = measure(final, aggs.members(0))
         row.update({f"largest_{k}": v for k, v in props.as_row().items()})
-    return row
+    return FinalState(row=row, snapshot=final, aggregates=aggs, largest=props,
+                      parameters=params)
+
+
+def run_row(path: Path, tolerance: float, binding: bool) -> dict:
+    with Run(path) as run:
+        return final_state(run, tolerance, binding).row
 
 
 def compare(paths: list[str | Path], outdir: str | Path, *, tolerance: float = 0.01,

@@ -450,6 +450,12 @@ class Run:
             self._fail(f"attribute 'complete' is {complete}, not 0 or 1")
         self.complete = bool(complete)
         self.code_version = self._attribute(self._file, "code_version", "str")
+        # Why the run ended: "settled" (the system came to rest) or "end" (t_end reached);
+        # None in files written before rubble recorded it.
+        with self._reading("the root attributes"):
+            has_reason = "stop_reason" in self._file.attrs
+        self.stop_reason = (self._attribute(self._file, "stop_reason", "str") if has_reason
+                            else None)
         self.start_time = self._attribute(self._file, "start_time", "f")
 
     def _read_parameters(self) -> dict:

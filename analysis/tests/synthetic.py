@@ -172,6 +172,41 @@ w0 = 0.0
 omega = {omega}
 """
 
+# A run of a campaign (`rubble campaign`): the keys the analysis checks against the index.
+CAMPAIGN_PARAMETERS = """[units]
+G = 6.6743e-11
+
+[integrator]
+dt = 1.0
+
+[random]
+seed = {seed}
+
+[campaign]
+id = "{campaign_id}"
+set = "{set}"
+
+[ic]
+type = "scenario"
+
+[ic.scenario]
+model = "{model}"
+
+[ic.motion]
+v0 = {v0!r}
+w0 = {w0!r}
+omega = {omega!r}
+"""
+
+
+def campaign_parameters(campaign_id: str, set_name: str, seed: int, model: str, v0: float,
+                        w0: float, omega: float) -> str:
+    """The stored TOML of a campaign run."""
+    return CAMPAIGN_PARAMETERS.format(campaign_id=campaign_id, set=set_name, seed=seed,
+                                      model=model, v0=float(v0), w0=float(w0),
+                                      omega=float(omega))
+
+
 DIAGNOSTIC_VECTORS = ("momentum", "angular_momentum", "angular_momentum_com", "com_position",
                       "com_velocity")
 DIAGNOSTIC_SCALARS = ("kinetic_translational", "kinetic_rotational", "potential",
@@ -190,17 +225,21 @@ def rotating_block(step: int, omega: float) -> Snapshot:
 
 
 def write_run(path, *, n_snapshots: int = 3, omega: float = 1e-4, chunk: int = 1024,
-              version: int = 3, snapshot_at=None) -> None:
+              version: int = 3, snapshot_at=None, parameters: str | None = None,
+              attributes: dict | None = None) -> None:
     """A small rubble output in the layout of docs/output-format.md, as the C++ writer lays it
     out (extendible diagnostics and collision log in chunks of `chunk` rows), one snapshot per
     step: snapshot_at(step) (a Snapshot), by default rotating_block(step, omega). version 2:
-    without principal_axes and the spheres table, whose bodies are free spheres."""
+    without principal_axes and the spheres table, whose bodies are free spheres. parameters:
+    the stored TOML (default PARAMETERS); attributes: root attributes added or replaced
+    (complete, stop_reason)."""
     snapshot_at = snapshot_at or (lambda step: rotating_block(step, omega))
     with h5py.File(path, "w") as f:
         f.attrs.update({"format": "rubble", "format_version": version, "code_version": "0.1.0",
                         "build": "synthetic", "start_time": 0.0, "complete": 1,
                         "relative_energy_error": 0.0, "relative_angular_momentum_error": 0.0})
-        f.create_group("parameters").attrs["toml"] = PARAMETERS.format(
+        f.attrs.update(attributes or {})
+        f.create_group("parameters").attrs["toml"] = parameters or PARAMETERS.format(
             last_step=n_snapshots - 1, omega=omega)
         for step in range(n_snapshots):
             _write_snapshot(f.create_group(f"snapshots/{step:06d}"), step, snapshot_at(step),

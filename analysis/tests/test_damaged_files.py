@@ -192,6 +192,7 @@ CASES = [
     ("no format_version", del_attr("/", "format_version"), ALL),
     ("no complete attribute", del_attr("/", "complete"), ALL),
     ("complete = 7", set_attr("/", "complete", 7), ALL),
+    ("stop_reason a number", set_attr("/", "stop_reason", 3), ALL),
     ("no code_version", del_attr("/", "code_version"), ALL),
     ("start_time NaN", set_attr("/", "start_time", np.nan), ALL),
     ("no /parameters", delete("parameters"), ALL),

@@ -43,6 +43,17 @@ def test_incomplete_run_warns_and_reads_its_last_snapshot(tmp_path):
         assert run.snapshot(-1).step == 15
 
 
+def test_stop_reason_is_read_when_present(tmp_path):
+    """Files before rubble recorded why a run ended have no stop_reason (None)."""
+    from synthetic import write_run
+    write_run(tmp_path / "old.h5")
+    write_run(tmp_path / "settled.h5", attributes={"stop_reason": "settled"})
+    with open_run(tmp_path / "old.h5") as run:
+        assert run.stop_reason is None
+    with open_run(tmp_path / "settled.h5") as run:
+        assert run.stop_reason == "settled"
+
+
 @pytest.mark.parametrize("content", [b"", b"plain text, not HDF5"])
 def test_non_hdf5_files_are_refused(tmp_path, content):
     bad = tmp_path / "bad.h5"

@@ -1,0 +1,437 @@
+"""`compare CAMPAIGN/campaign.json`: the final asteroids of a campaign (issue 22; Ferrari et al.
+2017, sec. 3.2 and Figs. 6-9) compared across its grain models, initial-condition sets and
+seeds.
+
+A campaign (`rubble campaign FILE.toml`) runs one scenario, N grains drawn once as convex hulls,
+in three grain models (sphere, aggregate, polyhedron) over a sweep of initial-condition sets
+(v0, w0, Omega) and seeds. Its index, campaign.json, lists the runs; the index and each run's
+stored parameters must agree (campaign.id, campaign.set, random.seed, ic.scenario.model and
+ic.motion): whatever does not is refused in one line (CampaignError) before any run is measured.
+
+Outputs (in the output folder):
+  campaign_runs.csv / .json   one row per run: set, seed, model, status (settled: the system
+                              came to rest; end: it reached its end time; incomplete: it did not
+                              finish, measured at its last snapshot), final time, bodies,
+                              normalised initial condition (compare.normalised_initial_condition),
+                              the largest aggregate (n_agg, its share of the bodies and of the
+                              mass, lambda = I_max / I_min, period T, T_crit for its hull and
+                              alpha-shape bulk densities (properties.critical_period) and T /
+                              T_crit, porosity and bulk density from both volumes) and
+                              `dominant` (below)
+  campaign_summary.csv / .json  per (model, set): mean and sample standard deviation over the
+                              seeds of the complete runs (incomplete ones are counted apart and
+                              left out), the share of seeds with a dominant aggregate
+  campaign.md                 a short markdown table of the runs (also printed)
+  outcomes_vs_ic.png          lambda, T and N_agg against v0 / v_esc, w0 / w_crit and
+                              Omega / w_crit (Ferrari et al. 2017, Figs. 6-8)
+  period.png                  T against lambda and against M_agg (Fig. 9)
+  porosity_density.png        porosity and bulk density of every run, per model
+  asteroids.png               the three models' final largest aggregates of one set and seed,
+                              in three orthogonal views about each one's centre of mass
+
+A dominant aggregate formed when the largest aggregate holds at least DOMINANT_MASS_FRACTION of
+the total mass and the second largest less than DOMINANT_SECOND_RATIO of the largest's mass: one
+body, not a binary or a pair of comparable fragments, nor a cloud that never gathered.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import re
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from .compare import FinalState, final_state
+from .reader import Run, RunFormatError, _one_line
+from .report import _json_safe, largest_summary, write_table
+
+INDEX_FORMAT = "rubble campaign index"
+INDEX_VERSIONS = (1,)
+MODELS = ("sphere", "aggregate", "polyhedron")
+CAMPAIGN_ID = re.compile(r"[0-9a-fA-F]{16}")
+
+# A dominant aggregate: the largest holds at least half the mass, and the second largest less
+# than a tenth of the largest's (so not a binary or a pair of comparable fragments).
+DOMINANT_MASS_FRACTION = 0.5
+DOMINANT_SECOND_RATIO = 0.1
+DOMINANT_DEFINITION = (f"largest aggregate >= {DOMINANT_MASS_FRACTION:g} of the total mass and "
+                       f"second largest < {DOMINANT_SECOND_RATIO:g} of the largest's mass")
+
+# ic.motion in a run against its set in the index: the same numbers, written by rubble with at
+# least 7 significant digits in either file.
+MOTION_RTOL = 1e-6
+
+# Outcomes summarised over the seeds of a (model, set).
+SUMMARY_QUANTITIES = (
+    "v0_over_vesc", "w0_over_wcrit", "omega_over_wcrit", "n_agg", "n_agg_fraction",
+    "m_agg_kg", "m_agg_fraction", "elongation", "period_s", "period_over_critical_hull",
+    "period_over_critical_alpha", "porosity_hull", "porosity_alpha", "bulk_density_hull_kg_m3",
+    "bulk_density_alpha_kg_m3", "dominant")
+
+# The largest aggregate's columns, NaN (dominant False) when the run has no aggregate.
+LARGEST_COLUMNS = (
+    "n_agg", "n_agg_fraction", "m_agg_kg", "m_agg_fraction", "second_over_largest",
+    "dominant", "elongation", "b_over_a", "c_over_a", "period_s", "critical_period_hull_s",
+    "critical_period_alpha_s", "period_over_critical_hull", "period_over_critical_alpha",
+    "porosity_hull", "porosity_alpha", "bulk_density_hull_kg_m3", "bulk_density_alpha_kg_m3",
+    "grain_density_kg_m3", "velocity_dispersion_m_s")
+
+
+class CampaignError(RunFormatError):
+    """A campaign index that is not one, or runs that do not belong to it."""
+
+
+@dataclasses.dataclass(frozen=True)
+class CampaignSet:
+    name: str
+    v0: float     # m/s
+    w0: float     # rad/s
+    omega: float  # rad/s
+
+
+@dataclasses.dataclass(frozen=True)
+class CampaignRun:
+    file: str     # relative to the index's folder
+    set: str
+    seed: int
+    model: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Campaign:
+    path: Path    # the index
+    name: str
+    id: str
+    campaign_file: str
+    models: tuple[str, ...]
+    seeds: tuple[int, ...]
+    sets: tuple[CampaignSet, ...]
+    runs: tuple[CampaignRun, ...]
+
+    def run_path(self, run: CampaignRun) -> Path:
+        return self.path.parent / run.file
+
+    def set_named(self, name: str) -> CampaignSet:
+        return next(s for s in self.sets if s.name == name)
+
+
+# The index ----------------------------------------------------------------------------------
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) \
+        and math.isfinite(value)
+
+
+KINDS = {"a string": lambda v: isinstance(v, str) and v != "",
+         "an integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+         "a finite number": _is_number,
+         "a list": lambda v: isinstance(v, list)}
+
+
+def _field(index: Path, entry, where: str, key: str, kind: str):
+    """entry[key], which must be of kind (a key of KINDS); where names entry in messages."""
+    if not isinstance(entry, dict):
+        raise CampaignError(f"{index}: {where} is {_one_line(repr(entry))}, not an object")
+    if key not in entry:
+        raise CampaignError(f"{index}: {where} has no {key!r}")
+    value = entry[key]
+    if not KINDS[kind](value):
+        raise CampaignError(f"{index}: {where}{'.' if where else ''}{key} is "
+                            f"{_one_line(repr(value))}, not {kind}")
+    return value
+
+
+def _unique(index: Path, values: list, what: str) -> None:
+    seen = set()
+    for v in values:
+        if v in seen:
+            raise CampaignError(f"{index}: {what} {v!r} appears more than once")
+        seen.add(v)
+
+
+def read_index(path: str | Path) -> Campaign:
+    """The campaign index at path, checked: its format and version, every key of its kind,
+    sets, seeds and models unique, each run naming a set, seed and model of the index, once,
+    and its file present. Raises CampaignError naming the index and the key."""
+    index = Path(path)
+    if not index.is_file():
+        raise CampaignError(f"{index}: no such file")
+    try:
+        data = json.loads(index.read_text())
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CampaignError(f"{index}: not a campaign index (not JSON: {_one_line(exc)})") \
+            from exc
+    if not isinstance(data, dict) or data.get("format") != INDEX_FORMAT:
+        found = data.get("format") if isinstance(data, dict) else None
+        raise CampaignError(f"{index}: not a campaign index (format is "
+                            f"{_one_line(repr(found))}, not {INDEX_FORMAT!r})")
+    version = data.get("version")
+    if version not in INDEX_VERSIONS or isinstance(version, bool):
+        raise CampaignError(f"{index}: campaign index version {_one_line(repr(version))}; this "
+                            f"analysis reads version {', '.join(map(str, INDEX_VERSIONS))}")
+    name = _field(index, data, "", "name", "a string")
+    cid = _field(index, data, "", "id", "a string")
+    if not CAMPAIGN_ID.fullmatch(cid):
+        raise CampaignError(f"{index}: id is {cid!r}, not 16 hexadecimal digits")
+    campaign_file = _field(index, data, "", "campaign_file", "a string")
+    models = _field(index, data, "", "models", "a list")
+    for k, m in enumerate(models):
+        if m not in MODELS:
+            raise CampaignError(f"{index}: models[{k}] is {_one_line(repr(m))}, not one of "
+                                f"{', '.join(MODELS)}")
+    _unique(index, models, "model")
+    seeds = _field(index, data, "", "seeds", "a list")
+    for k, s in enumerate(seeds):
+        if not KINDS["an integer"](s):
+            raise CampaignError(f"{index}: seeds[{k}] is {_one_line(repr(s))}, not an integer")
+    _unique(index, seeds, "seed")
+    sets = []
+    for k, entry in enumerate(_field(index, data, "", "sets", "a list")):
+        where = f"sets[{k}]"
+        sets.append(CampaignSet(
+            name=_field(index, entry, where, "name", "a string"),
+            **{key: float(_field(index, entry, where, key, "a finite number"))
+               for key in ("v0", "w0", "omega")}))
+    _unique(index, [s.name for s in sets], "set")
+    runs = [_index_run(index, entry, f"runs[{k}]", sets, seeds, models)
+            for k, entry in enumerate(_field(index, data, "", "runs", "a list"))]
+    if not runs:
+        raise CampaignError(f"{index}: runs is empty")
+    _unique(index, [(r.set, r.seed, r.model) for r in runs], "run (set, seed, model)")
+    _unique(index, [r.file for r in runs], "run file")
+    campaign = Campaign(path=index, name=name, id=cid, campaign_file=campaign_file,
+                        models=tuple(models), seeds=tuple(seeds), sets=tuple(sets),
+                        runs=tuple(runs))
+    missing = [r for r in runs if not campaign.run_path(r).is_file()]
+    if missing:
+        r = missing[0]
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        raise CampaignError(f"{index}: run file {r.file} (set {r.set}, seed {r.seed}, model "
+                            f"{r.model}) does not exist{more}; run the campaign with "
+                            f"'rubble campaign {campaign_file}'")
+    return campaign
+
+
+def _index_run(index: Path, entry, where: str, sets, seeds, models) -> CampaignRun:
+    run = CampaignRun(file=_field(index, entry, where, "file", "a string"),
+                      set=_field(index, entry, where, "set", "a string"),
+                      seed=_field(index, entry, where, "seed", "an integer"),
+                      model=_field(index, entry, where, "model", "a string"))
+    for key, value, allowed in (("set", run.set, [s.name for s in sets]),
+                                ("seed", run.seed, seeds), ("model", run.model, models)):
+        if value not in allowed:
+            raise CampaignError(f"{index}: {where}.{key} is {value!r}, not one of the index's "
+                                f"{key}s ({', '.join(map(str, allowed))})")
+    if Path(run.file).is_absolute():
+        raise CampaignError(f"{index}: {where}.file is {run.file!r}, not relative to the "
+                            "index's folder")
+    return run
+
+
+# The runs against the index -----------------------------------------------------------------
+
+def _parameter(run: Run, campaign: Campaign, keys: tuple[str, ...]):
+    value = run.parameters
+    for key in keys:
+        if not isinstance(value, dict) or key not in value:
+            raise CampaignError(f"{run.path}: /parameters has no {'.'.join(keys)}: not a run "
+                                f"of campaign {campaign.id} ({campaign.path})")
+        value = value[key]
+    return value
+
+
+def check_run(campaign: Campaign, entry: CampaignRun, run: Run) -> None:
+    """The run's stored parameters are those of its index entry: the campaign id, then set,
+    seed, model (ic.type = "scenario") and ic.motion equal to the set's v0, w0, Omega."""
+    cid = str(_parameter(run, campaign, ("campaign", "id")))
+    if cid.lower() != campaign.id.lower():
+        raise CampaignError(f"{run.path}: a run of campaign {cid}, not of campaign "
+                            f"{campaign.id} ({campaign.path})")
+    said = f"the index {campaign.path} says"
+    for keys, expected in ((("campaign", "set"), entry.set), (("random", "seed"), entry.seed),
+                           (("ic", "type"), "scenario"),
+                           (("ic", "scenario", "model"), entry.model)):
+        value = _parameter(run, campaign, keys)
+        if value != expected or isinstance(value, bool):
+            raise CampaignError(f"{run.path}: its parameters say {'.'.join(keys)} = "
+                                f"{_one_line(repr(value))}, {said} {expected!r}")
+    chosen = campaign.set_named(entry.set)
+    for key in ("v0", "w0", "omega"):
+        value = _parameter(run, campaign, ("ic", "motion", key))
+        expected = getattr(chosen, key)
+        if not math.isclose(value, expected, rel_tol=MOTION_RTOL, abs_tol=0.0):
+            raise CampaignError(f"{run.path}: its parameters say ic.motion.{key} = {value!r}, "
+                                f"{said} {expected!r} for set {entry.set}")
+
+
+def run_status(run: Run) -> str:
+    """settled (came to rest), end (reached its end time) or incomplete (did not finish)."""
+    if not run.complete:
+        return "incomplete"
+    return "settled" if run.stop_reason == "settled" else "end"
+
+
+def check_runs(campaign: Campaign) -> None:
+    """Every run of the index opened and checked against it, before any is measured (the
+    unfinished-run warning is left to the measuring pass, which gives it once)."""
+    for entry in campaign.runs:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with Run(campaign.run_path(entry)) as run:
+                check_run(campaign, entry, run)
+
+
+# The table ----------------------------------------------------------------------------------
+
+def campaign_row(entry: CampaignRun, status: str, state: FinalState) -> dict:
+    """One run's row: where it sits in the campaign, how it ended, its final largest
+    aggregate."""
+    r, snap, aggs, props = state.row, state.snapshot, state.aggregates, state.largest
+    motion = state.parameters["ic"]["motion"]
+    row = {"set": entry.set, "seed": entry.seed, "model": entry.model, "file": entry.file,
+           "status": status, "time_s": r["time_s"], "n_bodies": r["n_bodies"],
+           "n_aggregates": r["n_aggregates"], "n_escapers": r["n_escapers"],
+           "v0_m_s": float(motion["v0"]), "w0_rad_s": float(motion["w0"]),
+           "omega_rad_s": float(motion["omega"]), "v0_over_vesc": r["v0_over_vesc"],
+           "w0_over_wcrit": r["w0_over_wcrit"], "omega_over_wcrit": r["omega_over_wcrit"]}
+    row.update({k: float("nan") for k in LARGEST_COLUMNS})
+    row["dominant"] = False
+    if props is None:
+        return row
+    G = float(state.parameters["units"]["G"])
+    s = largest_summary(snap, aggs, props, G)
+    second = float(snap.mass[aggs.members(1)].sum()) if aggs.count > 1 else 0.0
+    ratio = second / props.mass
+    row.update({
+        "n_agg": props.n, "n_agg_fraction": props.n / r["n_bodies"], "m_agg_kg": props.mass,
+        "m_agg_fraction": s["mass_fraction"], "second_over_largest": ratio,
+        "dominant": bool(s["mass_fraction"] >= DOMINANT_MASS_FRACTION
+                         and ratio < DOMINANT_SECOND_RATIO),
+        "elongation": props.elongation, "b_over_a": s["b_over_a"], "c_over_a": s["c_over_a"],
+        "period_s": props.period, "critical_period_hull_s": s["critical_period_hull_s"],
+        "critical_period_alpha_s": s["critical_period_alpha_s"],
+        "period_over_critical_hull": props.period / s["critical_period_hull_s"],
+        "period_over_critical_alpha": props.period / s["critical_period_alpha_s"],
+        "porosity_hull": props.porosity_hull, "porosity_alpha": props.porosity_alpha,
+        "bulk_density_hull_kg_m3": props.mass / props.hull_volume,
+        "bulk_density_alpha_kg_m3": props.mass / props.alpha_volume,
+        "grain_density_kg_m3": props.grain_density,
+        "velocity_dispersion_m_s": props.velocity_dispersion})
+    return row
+
+
+def _statistics(values: list[float]) -> tuple[float, float]:
+    """Mean and sample standard deviation (ddof 1; NaN for fewer than two) of the finite
+    values."""
+    v = np.array([x for x in values if math.isfinite(x)], dtype=float)
+    if not len(v):
+        return float("nan"), float("nan")
+    return float(v.mean()), float(v.std(ddof=1)) if len(v) > 1 else float("nan")
+
+
+def summarise(campaign: Campaign, rows: list[dict]) -> list[dict]:
+    """Per (model, set) in the index's order: the runs, the complete ones counted and
+    summarised over their seeds (mean, sample standard deviation), the incomplete counted."""
+    out = []
+    for model in campaign.models:
+        for chosen in campaign.sets:
+            group = [r for r in rows if r["model"] == model and r["set"] == chosen.name]
+            if not group:
+                continue
+            done = [r for r in group if r["status"] != "incomplete"]
+            summary = {"model": model, "set": chosen.name, "runs": len(group),
+                       "count": len(done), "incomplete": len(group) - len(done),
+                       "dominant_count": sum(bool(r["dominant"]) for r in done)}
+            for key in SUMMARY_QUANTITIES:
+                mean, std = _statistics([float(r[key]) for r in done])
+                summary[f"{key}_mean"], summary[f"{key}_std"] = mean, std
+            out.append(summary)
+    return out
+
+
+def _range(a: float, b: float, spec: str) -> str:
+    if not (math.isfinite(a) and math.isfinite(b)):
+        return "-"
+    lo, hi = sorted((a, b))
+    return f"{format(lo, spec)} to {format(hi, spec)}"
+
+
+def markdown(rows: list[dict]) -> str:
+    """The runs in a short markdown table: porosity and T / T_crit as the range from the
+    alpha shape to the convex hull."""
+    lines = ["| set | seed | model | status | N_agg | M_agg/M | lambda | T [h] | T/T_crit "
+             "| porosity | dominant |", "|" + "---|" * 11]
+    def number(value: float, spec: str) -> str:
+        return format(value, spec) if math.isfinite(value) else "-"
+
+    for r in rows:
+        lines.append(
+            f"| {r['set']} | {r['seed']} | {r['model']} | {r['status']} | "
+            f"{number(r['n_agg'], '.0f')} | {number(r['m_agg_fraction'], '.3f')} | "
+            f"{number(r['elongation'], '.3f')} | {number(r['period_s'] / 3600.0, '.3g')} | "
+            f"{_range(r['period_over_critical_hull'], r['period_over_critical_alpha'], '.3g')} | "
+            f"{_range(r['porosity_alpha'], r['porosity_hull'], '.3f')} | "
+            f"{'yes' if r['dominant'] else 'no'} |")
+    return "\n".join(lines) + "\n"
+
+
+def _write_json(path: Path, header: dict, rows: list[dict]) -> None:
+    path.write_text(json.dumps({**header, "rows": [{k: _json_safe(v) for k, v in r.items()}
+                                                   for r in rows]}, indent=1))
+
+
+# The comparison -----------------------------------------------------------------------------
+
+def view_choice(campaign: Campaign, set_name: str | None, seed: int | None) -> tuple[str, int]:
+    """The set and seed whose final asteroids are drawn side by side: as asked (either may be
+    left to default), else the first set and seed of the index run in every model."""
+    have = {(r.set, r.seed, r.model) for r in campaign.runs}
+    for s in campaign.sets:
+        for n in campaign.seeds:
+            if (set_name is None or s.name == set_name) and (seed is None or n == seed) \
+                    and all((s.name, n, m) in have for m in campaign.models):
+                return s.name, n
+    asked = f"set {set_name or 'any'}, seed {'any' if seed is None else seed}"
+    raise CampaignError(f"{campaign.path}: no {asked} is run in every model "
+                        f"({', '.join(campaign.models)}) to draw side by side")
+
+
+def compare_campaign(campaign: Campaign, outdir: str | Path, *, tolerance: float = 0.01,
+                     binding: bool = False, view_set: str | None = None,
+                     view_seed: int | None = None) -> Path:
+    """The campaign's runs measured, tabulated, summarised over seeds and plotted in outdir."""
+    from . import campaign_plots  # matplotlib only when plotting
+
+    view = view_choice(campaign, view_set, view_seed)
+    check_runs(campaign)
+    outdir = Path(outdir)
+    outdir.mkdir(parents=True, exist_ok=True)
+    rows, asteroids = [], {}
+    for entry in campaign.runs:
+        with Run(campaign.run_path(entry)) as run:
+            status = run_status(run)
+            state = final_state(run, tolerance, binding)
+        rows.append(campaign_row(entry, status, state))
+        if (entry.set, entry.seed) == view:
+            asteroids[entry.model] = state
+    summary = summarise(campaign, rows)
+    criterion = (next(iter(asteroids.values())).aggregates.criterion if asteroids else "")
+    header = {"campaign": campaign.name, "id": campaign.id, "index": str(campaign.path.resolve()),
+              "campaign_file": campaign.campaign_file, "criterion": criterion,
+              "dominant": DOMINANT_DEFINITION}
+    write_table(rows, outdir / "campaign_runs.csv")
+    _write_json(outdir / "campaign_runs.json", header, rows)
+    write_table(summary, outdir / "campaign_summary.csv")
+    _write_json(outdir / "campaign_summary.json", header, summary)
+    (outdir / "campaign.md").write_text(markdown(rows))
+    campaign_plots.outcomes_vs_ic(campaign, rows, summary, outdir / "outcomes_vs_ic.png")
+    campaign_plots.period_relations(campaign, rows, summary, outdir / "period.png")
+    campaign_plots.porosity_density(campaign, rows, outdir / "porosity_density.png")
+    campaign_plots.asteroids([(m, asteroids[m]) for m in campaign.models],
+                             f"{campaign.name}: set {view[0]}, seed {view[1]}",
+                             outdir / "asteroids.png")
+    return outdir
