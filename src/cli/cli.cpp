@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "campaign_command.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/gpu/device_info.hpp"
 #include "rubble/io/parameters.hpp"
@@ -80,6 +81,15 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
                 ->type_name(type_label(s.type));
     }
 
+    CampaignOptions campaign;
+    auto* campaign_cmd = app.add_subcommand(
+        "campaign", "Run a campaign: one scenario in several grain models over sets of initial "
+                    "conditions and seeds (docs/campaigns.md); run it again to continue");
+    campaign_cmd->add_option("file", campaign.path, "campaign file (see params/ferrari2017/)")
+        ->required();
+    campaign_cmd->add_flag("--quiet", campaign.quiet, "No progress lines");
+    campaign_cmd->add_flag("--list", campaign.list, "List the runs and their state; run nothing");
+
     bool markdown = false;
     auto* params_cmd = app.add_subcommand("params", "Print every parameter with its default");
     params_cmd->add_flag("--markdown", markdown, "As docs/parameters.md (Markdown)");
@@ -102,6 +112,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
             return 0;
         }
         if (xdmf_cmd->parsed()) return xdmf_command(xdmf_paths, out);
+        if (campaign_cmd->parsed()) return campaign_command(campaign, out, err);
         if (run.params_path.empty() && run.resume_path.empty())
             throw InputError("rubble run: give a parameter file (rubble run PARAMS.toml) or "
                              "--resume OUT.h5");

@@ -3,13 +3,14 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 
 namespace rubble::cli {
 
 Progress::Progress(std::ostream& err, bool enabled, bool terminal, std::int64_t first_step,
-                   std::int64_t last_step)
+                   std::int64_t last_step, std::string prefix)
     : err_(err), enabled_(enabled), terminal_(terminal), first_(first_step), last_(last_step),
-      start_(Clock::now()), last_print_(start_) {}
+      prefix_(std::move(prefix)), start_(Clock::now()), last_print_(start_) {}
 
 void Progress::update(std::int64_t step, double time, double energy_error, double collisions) {
     if (!enabled_) return;
@@ -36,7 +37,7 @@ void Progress::update(std::int64_t step, double time, double energy_error, doubl
                   time, static_cast<long long>(step), static_cast<long long>(last_),
                   100.0 * static_cast<double>(step) / static_cast<double>(last_), rate, eta,
                   energy_error);
-    std::string text = line;
+    std::string text = prefix_ + line;
     if (collisions >= 0.0 && steps_since > 0) {
         std::snprintf(line, sizeof line, " | %.3g collisions/step, %.3g/s",
                       collisions_since / static_cast<double>(steps_since),

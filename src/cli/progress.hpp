@@ -7,13 +7,15 @@
 #include <chrono>
 #include <cstdint>
 #include <ostream>
+#include <string>
 
 namespace rubble::cli {
 
 class Progress {
 public:
+    /// prefix: written before each line (a campaign's "run 3/24 (...): ").
     Progress(std::ostream& err, bool enabled, bool terminal, std::int64_t first_step,
-             std::int64_t last_step);
+             std::int64_t last_step, std::string prefix = "");
     /// collisions: the run's total so far (negative: collisions are off).
     void update(std::int64_t step, double time, double energy_error, double collisions = -1.0);
     void finish();
@@ -25,6 +27,7 @@ private:
     std::int64_t first_, last_;
     std::int64_t last_step_ = -1;
     double last_collisions_ = -1.0;
+    std::string prefix_;
     Clock::time_point start_, last_print_;
 };
 

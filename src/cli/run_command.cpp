@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <unistd.h>
 
 #include "interrupt.hpp"
@@ -17,6 +18,7 @@
 #include "rubble/ic/initial_conditions.hpp"
 #include "rubble/integrate/diagnostics.hpp"
 #include "rubble/integrate/make_stepper.hpp"
+#include "rubble/integrate/settling.hpp"
 #include "rubble/integrate/simulation.hpp"
 #include "rubble/io/run_checks.hpp"
 #include "rubble/io/run_config.hpp"
@@ -43,7 +45,7 @@ bool may_change_on_resume(const std::string& key) {
 
 Setup prepare_new_run(const RunOptions& o) {
     Setup s;
-    s.params = io::load_parameter_file(o.params_path);
+    s.params = o.params ? *o.params : io::load_parameter_file(o.params_path);
     for (const auto& [key, text] : o.overrides)
         s.params.set_from_text(key, text, "command line (--" + key + ")");
     s.config = io::make_run_config(s.params);
@@ -117,6 +119,42 @@ void report_time_step(const Bodies& bodies, const io::RunConfig& c, std::ostream
         err << "warning: integrator.dt = " << c.dt << " s exceeds 1/(2 sqrt(G rho_max)) = " << limit
             << " s: gravity between touching bodies is under-sampled (docs/integrator.md)\n";
     }
+}
+
+// Settling can only be judged over a window longer than the time the bodies take to meet: a
+// cloud whose bodies touch nothing yet is "unchanged" until they fall together, in about the
+// free-fall time of a uniform sphere of the system's mass and extent, t_ff = pi/2 sqrt(R^3 /
+// (2 G M)) = sqrt(3 pi / (32 G rho)) (Binney & Tremaine 2008, eq. 2.39). A shorter window is
+// refused: it would end a collapse before it began.
+double free_fall_time(const Bodies& b, double G) {
+    double m = 0.0;
+    Vec3 com = Vec3::Zero();
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        m += b.mass[i];
+        com += b.mass[i] * b.pos[i];
+    }
+    com /= m;
+    double r = 0.0;
+    for (std::size_t i = 0; i < b.size(); ++i)
+        r = std::max(r, (b.pos[i] - com).norm() + b.radius[i]);
+    return 0.5 * pi * std::sqrt(r * r * r / (2.0 * G * m));
+}
+
+void report_settling(const Setup& s, const Bodies& b, bool resuming, std::ostream& out) {
+    const io::RunConfig& c = s.config;
+    const double t_ff = free_fall_time(b, c.G);
+    if (!resuming && c.settle.window < t_ff)
+        throw s.params.error("stop.settled_window",
+                             "shorter than the free-fall time of the initial bodies, " +
+                                 io::approx_text(t_ff) +
+                                 " s: a cloud still falling together touches nothing and would "
+                                 "look settled (docs/campaigns.md)");
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "stops once settled: aggregates and spins unchanged for %.4g s, checked every "
+                  "%.4g s (free-fall time %.4g s)\n",
+                  c.settle.window, c.output.snapshot_interval, t_ff);
+    out << line;
 }
 
 void report_gravity_accuracy(const integrate::Simulation& sim, const io::RunConfig& c,
@@ -201,20 +239,51 @@ void check_finite(const integrate::Diagnostics& row, std::int64_t last_snapshot_
 
 struct LoopResult {
     std::int64_t last_step;
-    bool reached_end;
+    bool reached_end; ///< at the end time, or settled
     bool interrupted;
+    bool settled = false;
     integrate::Diagnostics last_diag;
 };
 
+// The settling criterion (stop.*), observed at the snapshots of the regular interval only: a
+// resumed run replays them from its file (replay_settling), so it stops where an
+// uninterrupted run does, whatever snapshots the interruption added.
+std::optional<integrate::SettleTracker> make_settle_tracker(const io::RunConfig& c) {
+    if (c.settle.window <= 0.0) return std::nullopt;
+    return integrate::SettleTracker(integrate::SettleConfig{
+        c.settle.window, c.settle.contact_tolerance, c.settle.spin_tolerance, c.G});
+}
+
+bool is_regular_snapshot(std::int64_t step, std::int64_t snap_every) {
+    return snap_every > 0 && step % snap_every == 0;
+}
+
+// Feeds the tracker the regular snapshots up to `last_step` of the file being resumed; true
+// when they already show the run settled (it was stopped before it could say so).
+bool replay_settling(integrate::SettleTracker& tracker, const std::string& path,
+                     std::int64_t last_step, std::int64_t snap_every) {
+    bool settled = false;
+    const std::int64_t n = io::snapshot_count(path);
+    for (std::int64_t i = 0; i < n; ++i) {
+        io::Snapshot snap = io::read_snapshot(path, i);
+        if (snap.step > last_step) break;
+        if (is_regular_snapshot(snap.step, snap_every))
+            settled = tracker.observe(snap.bodies, snap.time);
+    }
+    return settled;
+}
+
 LoopResult run_loop(integrate::Simulation& sim, io::RunFile& file, const Setup& s,
                     std::int64_t n_total, const RunOptions& o, const integrate::Diagnostics& start,
-                    const integrate::Diagnostics& latest, std::ostream& err) {
+                    const integrate::Diagnostics& latest,
+                    std::optional<integrate::SettleTracker>& settle, std::ostream& err) {
     const std::int64_t snap_every =
         io::interval_steps(s.config.output.snapshot_interval, s.config.dt);
     const std::int64_t diag_every = std::max<std::int64_t>(
         1, io::interval_steps(s.config.output.diagnostics_interval, s.config.dt));
-    Progress progress(err, !o.quiet, isatty(STDERR_FILENO) == 1, sim.step_count(), n_total);
-    LoopResult r{sim.step_count(), false, false, latest};
+    Progress progress(err, !o.quiet, isatty(STDERR_FILENO) == 1, sim.step_count(), n_total,
+                      o.progress_prefix);
+    LoopResult r{sim.step_count(), false, false, false, latest};
     const std::int64_t stop_at = o.stop_after > 0 ? sim.step_count() + o.stop_after : n_total;
     double energy_error = integrate::relative_energy_error(latest, start);
     CollisionCounters counters(s.totals);
@@ -242,11 +311,22 @@ LoopResult run_loop(integrate::Simulation& sim, io::RunFile& file, const Setup& 
             energy_error = integrate::relative_energy_error(r.last_diag, start);
             file.append_diagnostics(r.last_diag);
         }
-        if ((snap_every > 0 && k % snap_every == 0) || last || stop)
+        const bool regular = is_regular_snapshot(k, snap_every);
+        r.settled = regular && settle && settle->observe(sim.bodies(), sim.time());
+        if (r.settled && !(k % diag_every == 0 || last)) {
+            // The settled state ends the run: its diagnostics row goes with its snapshot.
+            r.last_diag =
+                integrate::compute_diagnostics(sim.bodies(), sim.potentials(), sim.time(), k);
+            check_finite(r.last_diag, file.last_snapshot_step());
+            counters.fill(r.last_diag);
+            file.append_diagnostics(r.last_diag);
+        }
+        if (regular || last || stop || r.settled)
             file.write_snapshot(sim.bodies(), sim.time(), k, counters.totals(),
                                 sim.stepper().save_state());
         progress.update(k, sim.time(), energy_error,
                         sim.stepper().resolves_contacts() ? counters.collisions_total : -1.0);
+        if (r.settled) break;
         if (stop) {
             r.interrupted = stop_requested();
             break;
@@ -257,7 +337,7 @@ LoopResult run_loop(integrate::Simulation& sim, io::RunFile& file, const Setup& 
                             sim.stepper().save_state());
     progress.finish();
     r.last_step = sim.step_count();
-    r.reached_end = r.last_step >= n_total;
+    r.reached_end = r.last_step >= n_total || r.settled;
     return r;
 }
 
@@ -265,6 +345,12 @@ LoopResult run_loop(integrate::Simulation& sim, io::RunFile& file, const Setup& 
 // says so) when the file is already complete; an end before the last snapshot is refused.
 bool already_finished(const Setup& s, std::int64_t n_total, const std::string& path,
                       std::ostream& out) {
+    if (io::read_stop_reason(path) == "settled") {
+        out << "'" << path << "' is already complete: it settled at step " << s.first_step
+            << " (t = " << s.state.time + static_cast<double>(s.first_step) * s.config.dt
+            << " s); nothing to do\n";
+        return true;
+    }
     if (s.first_step < n_total) return false;
     if (s.first_step > n_total) {
         throw InputError(
@@ -305,12 +391,12 @@ io::RunFile create_output(const Setup& s, const integrate::Simulation& sim,
 LoopResult run_and_finish(integrate::Simulation& sim, io::RunFile& file, const Setup& s,
                           std::int64_t n_total, const RunOptions& o,
                           const integrate::Diagnostics& start, const integrate::Diagnostics& latest,
-                          std::ostream& err) {
+                          std::optional<integrate::SettleTracker>& settle, std::ostream& err) {
     try {
-        const LoopResult r = run_loop(sim, file, s, n_total, o, start, latest, err);
+        const LoopResult r = run_loop(sim, file, s, n_total, o, start, latest, settle, err);
         const double de = integrate::relative_energy_error(r.last_diag, start);
         const double dl = integrate::angular_momentum_error(r.last_diag, start);
-        file.mark_complete(r.reached_end, de, dl);
+        file.mark_complete(r.reached_end, de, dl, r.settled ? "settled" : "end");
         return r;
     } catch (const IoError& e) {
         throw IoError(std::string(e.what()) + "; " + output_kept(file.last_snapshot_step()) +
@@ -378,6 +464,7 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
                    "only to its solver's tolerance, not bitwise\n";
     }
     report_time_step(sim.bodies(), s.config, out, err);
+    if (s.config.settle.window > 0.0) report_settling(s, sim.bodies(), resuming, out);
     if (s.config.gravity_check_samples > 0 && !resuming)
         report_gravity_accuracy(sim, s.config, out);
     // After the check, which compares self-gravity alone with direct summation.
@@ -407,8 +494,21 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
             << " (t = " << sim.time() << " s)\n";
     }
 
+    std::optional<integrate::SettleTracker> settle = make_settle_tracker(s.config);
+    const std::int64_t snap_every =
+        io::interval_steps(s.config.output.snapshot_interval, s.config.dt);
+    if (settle && resuming && replay_settling(*settle, o.resume_path, s.first_step, snap_every)) {
+        // Stopped after its settled snapshot was written but before the file said so.
+        file.mark_complete(true, integrate::relative_energy_error(latest, start),
+                           integrate::angular_momentum_error(latest, start), "settled");
+        out << "'" << o.resume_path << "' had settled at step " << s.first_step
+            << "; marked complete\n";
+        return 0;
+    }
+    if (settle && !resuming) settle->observe(sim.bodies(), sim.time());
+
     const auto wall_start = std::chrono::steady_clock::now();
-    const LoopResult r = run_and_finish(sim, file, s, n_total, o, start, latest, err);
+    const LoopResult r = run_and_finish(sim, file, s, n_total, o, start, latest, settle, err);
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     const double de = integrate::relative_energy_error(r.last_diag, start);
@@ -428,6 +528,9 @@ int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
                       r.last_diag.merges_total, sim.bodies().size());
         out << line;
     }
+    if (r.settled)
+        out << "settled: aggregates and spins unchanged since t = " << settle->reference_time()
+            << " s\n";
     if (r.reached_end) {
         out << "output: " << std::filesystem::absolute(file.path()).string() << "\n";
         return 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/ic/initial_conditions.hpp"
 
+#include "rubble/ic/scenario.hpp"
 #include "rubble/ic/validate.hpp"
 #include "rubble/io/run_file.hpp"
 
@@ -13,6 +14,12 @@ InitialState make_initial_state(const io::RunConfig& c) {
     switch (c.ic_type) {
     case io::IcType::cloud:
         s.bodies = make_cloud(c.cloud, rng);
+        apply_motion(s.bodies, c.motion, rng);
+        break;
+    case io::IcType::scenario:
+        // The same draws for every grain model, so the same seed gives the same grains, places
+        // and (apply_motion after them) velocities and spins (ic/scenario.hpp).
+        s.bodies = represent(make_scenario(c.cloud, rng), c.scenario_model);
         apply_motion(s.bodies, c.motion, rng);
         break;
     case io::IcType::lattice:

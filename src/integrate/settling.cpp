@@ -193,6 +193,8 @@ std::vector<AggregateSpin> aggregate_spins(const Bodies& b, std::span<const std:
         // Two or more bodies of positive mass have a positive definite tensor (the bodies' own
         // moments are positive), so Cholesky suffices.
         a.spin = inertia.llt().solve(L);
+        a.angular_momentum = L;
+        a.moment = inertia.trace() / 3.0;
         a.rate_scale = std::sqrt(G * a.mass / (a.extent * a.extent * a.extent));
         out.push_back(a);
     }
@@ -221,9 +223,13 @@ bool SettleTracker::observe(const Bodies& b, double t) {
     std::vector<AggregateSpin> spins = aggregate_spins(b, labels, config_.G);
     // Same partition of the same ids: the aggregates line up label for label.
     bool same = resets_ > 0 && t >= t_reference_ && membership == membership_;
-    for (std::size_t a = 0; same && a < spins.size(); ++a)
-        same = (spins[a].spin - spins_[a].spin).norm() <=
-               config_.spin_tolerance * spins_[a].rate_scale;
+    for (std::size_t a = 0; same && a < spins.size(); ++a) {
+        const AggregateSpin &now = spins[a], &ref = spins_[a];
+        const double rate = ref.rate_scale, tol = config_.spin_tolerance * ref.moment * rate;
+        same = (now.angular_momentum - ref.angular_momentum).norm() <= tol &&
+               std::abs(now.spin.dot(now.angular_momentum) - ref.spin.dot(ref.angular_momentum)) <=
+                   tol * rate;
+    }
     if (!same) {
         t_reference_ = t;
         membership_ = std::move(membership);

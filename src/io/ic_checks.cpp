@@ -22,6 +22,7 @@ namespace {
 double planned_bodies(const RunConfig& c) {
     switch (c.ic_type) {
     case IcType::cloud:
+    case IcType::scenario:
         return static_cast<double>(c.cloud.n);
     case IcType::lattice:
         return static_cast<double>(c.lattice.nx) * static_cast<double>(c.lattice.ny) *
@@ -42,7 +43,8 @@ void check_memory(const ParameterSet& p, const RunConfig& c) {
     const std::string what = approx_text(n) + " bodies need about " + approx_text(need / 1e9) +
                              " GB of memory (" + approx_text(bytes_per_body) + " B per body) but " +
                              approx_text(have / 1e9) + " GB are available";
-    if (c.ic_type == IcType::cloud) throw p.error("ic.cloud.n", what);
+    if (c.ic_type == IcType::cloud || c.ic_type == IcType::scenario)
+        throw p.error("ic.cloud.n", what);
     throw p.error("ic.lattice.nx", "with " + p.described("ic.lattice.ny") + " and " +
                                        p.described("ic.lattice.nz") + ": " + what);
 }
@@ -131,7 +133,7 @@ void add_motion(PlannedSystem& s, const RunConfig& c, double body_radius) {
 
 PlannedSystem planned_system(const RunConfig& c) {
     PlannedSystem s;
-    if (c.ic_type == IcType::cloud) {
+    if (c.ic_type == IcType::cloud || c.ic_type == IcType::scenario) {
         const auto& k = c.cloud;
         s.radius = k.region == ic::Region::sphere ? k.size : 0.5 * std::sqrt(3.0) * k.size;
         if (k.region == ic::Region::annulus) s.radius = std::hypot(k.size, 0.5 * k.height);
@@ -253,7 +255,7 @@ void check_initial_conditions(const ParameterSet& p, const RunConfig& c) {
         if (const auto s = loaded_system(c)) check_scales(p, c, *s);
         return;
     }
-    if (c.ic_type == IcType::cloud) check_cloud(p, c.cloud);
+    if (c.ic_type == IcType::cloud || c.ic_type == IcType::scenario) check_cloud(p, c.cloud);
     check_memory(p, c);
     check_scales(p, c, planned_system(c));
 }

@@ -77,10 +77,11 @@ void read_walls(const toml::node& node, const std::string& origin, ParameterSet&
 }
 
 void read_table(const toml::table& table, const std::string& prefix, const std::string& origin,
-                ParameterSet& params) {
+                ParameterSet& params, const std::string& reserved = "") {
     for (auto&& [k, node] : table) {
         const std::string key =
             prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+        if (!reserved.empty() && key == reserved) continue;
         const std::string src = where(origin, node.source());
         if (key == "walls") {
             read_walls(node, origin, params);
@@ -128,7 +129,8 @@ std::string read_bounded(const std::string& path) {
 
 } // namespace
 
-ParameterSet parse_parameters(const std::string& toml_text, const std::string& origin) {
+ParameterSet parse_parameters(const std::string& toml_text, const std::string& origin,
+                              const std::string& reserved) {
     check_toml_text(toml_text, origin);
     toml::table table;
     try {
@@ -139,13 +141,17 @@ ParameterSet parse_parameters(const std::string& toml_text, const std::string& o
     }
     ParameterSet params;
     params.set_origin(origin);
-    read_table(table, "", origin, params);
+    read_table(table, "", origin, params, reserved);
     return params;
 }
 
-ParameterSet load_parameter_file(const std::string& path) {
+std::string read_parameter_text(const std::string& path) {
     check_file_kind(path);
-    return parse_parameters(read_bounded(path), path);
+    return read_bounded(path);
+}
+
+ParameterSet load_parameter_file(const std::string& path) {
+    return parse_parameters(read_parameter_text(path), path);
 }
 
 } // namespace rubble::io

@@ -220,10 +220,34 @@ std::vector<ParamSpec> make_specs() {
         non_negative("output.diagnostics_interval", "s", "0.0",
                      "Simulated time between diagnostics rows (rounded to whole steps); 0: every "
                      "step"),
+        non_negative("stop.settled_window", "s", "0.0",
+                     "End the run once the aggregates' membership and spins have stayed "
+                     "unchanged for this long, checked at each snapshot (needs "
+                     "output.snapshot_interval); 0: run to the end time (docs/campaigns.md)"),
+        positive("stop.contact_tolerance", "", "0.01",
+                 "Settling: bodies touch when their surfaces are within this fraction of the "
+                 "smaller bounding radius (the analysis' aggregate definition)"),
+        positive("stop.spin_tolerance", "", "0.01",
+                 "Settling: an aggregate's spin is unchanged while its angular momentum L and "
+                 "rotational energy stay within this fraction of I_m w_d and I_m w_d^2 (I_m its "
+                 "mean moment, w_d = sqrt(G M / R^3)); a rigid tumbler is unchanged"),
+        text("campaign.id", "\"\"",
+             "Set by rubble campaign: the campaign this run belongs to (its index's id); empty "
+             "for a run of its own"),
+        text("campaign.set", "\"\"",
+             "Set by rubble campaign: the name of this run's initial-condition set"),
         integer("random.seed", "1", "Seed of the random initial conditions", 0),
-        text("ic.type", "\"cloud\"", "Initial condition generator", enum_names(ic_type_names)),
+        text("ic.type", "\"cloud\"",
+             "Initial condition generator (scenario: the grains of ic.cloud, drawn as hulls, in "
+             "the grain model ic.scenario.model; docs/campaigns.md)",
+             enum_names(ic_type_names)),
         boolean("ic.centre_of_mass_frame", "true",
                 "Move the generated bodies to the centre-of-mass frame (at rest at the origin)"),
+        text("ic.scenario.model", "\"polyhedron\"",
+             "ic.type = scenario: the grain model of the same grains: the hull itself, the "
+             "aggregate of spheres matched to its mass and inertia, or one sphere of its mass "
+             "and volume",
+             enum_names(ic::representation_names)),
         integer("ic.cloud.n", "1000", "Number of grains (spheres or aggregates) in the cloud", 1),
         text("ic.cloud.shape", "\"sphere\"",
              "Region filled uniformly, centred on the origin: a sphere, a cube, or an annulus "

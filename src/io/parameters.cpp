@@ -291,6 +291,10 @@ std::string ParameterSet::source(const std::string& key) const {
     return s == "default" && !origin_.empty() ? origin_ + " (default)" : s;
 }
 
+bool ParameterSet::given(const std::string& key) const {
+    return entry(key).source != "default";
+}
+
 std::string ParameterSet::described(const std::string& key) const {
     return key + " = " + clipped(to_toml_text(value(key))) + " (" + source(key) + ")";
 }

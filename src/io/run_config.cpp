@@ -54,7 +54,14 @@ ic::GrainConfig make_grain_config(const ParameterSet& p, const RunConfig& c) {
     g.match_hull = p.boolean("ic.cloud.match_hull");
     g.model = choice(p, "ic.cloud.grain_model", ic::grain_model_names);
     const std::string file = p.string("ic.cloud.grain_file");
-    if (c.ic_type != IcType::cloud) return g;
+    if (c.ic_type == IcType::scenario) {
+        if (!ic::is_hull_kind(g.kind))
+            throw p.error("ic.cloud.grain",
+                          "ic.type = \"scenario\" draws its grains as hulls, from which each "
+                          "grain model is derived: use cube, box, tetrahedron, hull or vertices");
+    } else if (c.ic_type != IcType::cloud) {
+        return g;
+    }
     if (g.model == ic::GrainModel::polyhedron && !ic::is_hull_kind(g.kind))
         throw p.error("ic.cloud.grain_model",
                       "\"polyhedron\" needs ic.cloud.grain = cube, box, tetrahedron, hull or "
@@ -196,6 +203,7 @@ RunConfig make_run_config(const ParameterSet& p) {
     c.seed = static_cast<std::uint64_t>(p.integer("random.seed"));
 
     c.ic_type = choice(p, "ic.type", ic_type_names);
+    c.scenario_model = choice(p, "ic.scenario.model", ic::representation_names);
     c.centre_of_mass_frame = p.boolean("ic.centre_of_mass_frame");
 
     c.cloud.n = p.integer("ic.cloud.n");
@@ -210,7 +218,8 @@ RunConfig make_run_config(const ParameterSet& p) {
     c.cloud.radii.radius_max = p.real("ic.cloud.radius_max");
     c.cloud.radii.q = p.real("ic.cloud.power_law_index");
     c.cloud.density = p.real("ic.cloud.density");
-    if (c.ic_type == IcType::cloud && c.cloud.radii.distribution != ic::RadiusDistribution::fixed &&
+    if ((c.ic_type == IcType::cloud || c.ic_type == IcType::scenario) &&
+        c.cloud.radii.distribution != ic::RadiusDistribution::fixed &&
         !(c.cloud.radii.radius_min < c.cloud.radii.radius_max)) {
         throw p.error("ic.cloud.radius_min", "must be < ic.cloud.radius_max = " +
                                                  to_toml_text(c.cloud.radii.radius_max) + " m");
@@ -246,6 +255,20 @@ RunConfig make_run_config(const ParameterSet& p) {
     c.ic_snapshot = p.integer("ic.file.snapshot");
     if (c.ic_type == IcType::file && c.ic_file.empty())
         throw p.error("ic.file.path", "must name a rubble HDF5 file when ic.type = \"file\"");
+
+    c.settle.window = p.real("stop.settled_window");
+    c.settle.contact_tolerance = p.real("stop.contact_tolerance");
+    c.settle.spin_tolerance = p.real("stop.spin_tolerance");
+    if (c.settle.window > 0.0 && c.output.snapshot_interval <= 0.0)
+        throw p.error("stop.settled_window",
+                      "settling is checked at each snapshot: set output.snapshot_interval "
+                      "(now " +
+                          p.described("output.snapshot_interval") + ")");
+    if (c.settle.window > 0.0 && c.settle.window < c.output.snapshot_interval)
+        throw p.error("stop.settled_window", "must span at least one snapshot interval (" +
+                                                 p.described("output.snapshot_interval") + ")");
+    c.campaign.id = p.string("campaign.id");
+    c.campaign.set = p.string("campaign.set");
     return c;
 }
 

@@ -400,10 +400,12 @@ void RunFile::begin_continuation(const std::string& parameters_toml) {
     });
 }
 
-void RunFile::mark_complete(bool complete, double energy_error, double angular_momentum_error) {
+void RunFile::mark_complete(bool complete, double energy_error, double angular_momentum_error,
+                            const std::string& stop_reason) {
     flush();
-    write_session(path_, 0, 3, [&](hid_t f) {
+    write_session(path_, stop_reason.size(), 4, [&](hid_t f) {
         h5::write_attr(f, "complete", std::int64_t{complete ? 1 : 0});
+        h5::write_attr(f, "stop_reason", complete ? stop_reason : std::string());
         h5::write_attr(f, "relative_energy_error", energy_error);
         h5::write_attr(f, "relative_angular_momentum_error", angular_momentum_error);
     });
@@ -587,6 +589,13 @@ void check_resumable(const Snapshot& snap, const std::string& path) {
 bool is_complete(const std::string& path) {
     h5::Handle file = open_rubble(path, h5::Mode::read);
     return h5::read_attr_int(file.get(), "complete") == 1;
+}
+
+std::string read_stop_reason(const std::string& path) {
+    h5::Handle file = open_rubble(path, h5::Mode::read);
+    if (h5::read_attr_int(file.get(), "complete") != 1) return "";
+    return h5::has_attr(file.get(), "stop_reason") ? h5::read_attr_string(file.get(), "stop_reason")
+                                                   : std::string();
 }
 
 double read_start_time(const std::string& path) {

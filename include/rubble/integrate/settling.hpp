@@ -20,15 +20,17 @@
 //
 // The tracker compares each observation with a reference: the first observation of the
 // current unchanged stretch. Membership is the partition of body ids into components (a body
-// appearing or disappearing, as in a merge, is a change). Each aggregate of two or more bodies
-// also has a spin, w = I^-1 L about its centre of mass (L orbital plus spin angular momentum,
-// I the bodies' own tensors turned to the inertial frame plus their parallel-axis terms), the
-// rigid rotation that carries the aggregate's angular momentum. Spins are compared in units of
-// the aggregate's dynamical rate sqrt(G M / R^3) (M its mass, R its extent about the centre of
-// mass), so the threshold is unit-free and stays finite for a pile that barely turns. A pile
-// that tumbles (rotates about an axis that is not principal) has a w that moves with its
-// inertia tensor although L is conserved; such a pile only settles once it has relaxed to
-// principal-axis rotation or when the window is shorter than its precession period.
+// appearing or disappearing, as in a merge, is a change). The spin state of each aggregate of
+// two or more bodies is its angular momentum L about its centre of mass (orbital plus spin) and
+// twice its rotational energy w.L, with w = I^-1 L the rigid rotation that carries L (I the
+// bodies' own tensors turned to the inertial frame plus their parallel-axis terms). Both are
+// constant for a rigid pile, also one that tumbles (turns about an axis that is not principal,
+// so that w precesses about L while L and w.L stay: Landau & Lifshitz, Mechanics, sec. 37);
+// both change when the pile reshapes (I changes, w.L with it) or trades momentum with others.
+// They are compared in units of the aggregate's mean moment I_m = trace(I)/3 and dynamical
+// rate w_d = sqrt(G M / R^3) (M its mass, R its extent about the centre of mass): |dL| <=
+// tol I_m w_d and |d(w.L)| <= tol I_m w_d^2, so the threshold is unit-free and stays finite
+// for a pile that barely turns.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -51,8 +53,10 @@ struct AggregateSpin {
     std::size_t members = 0;  ///< number of bodies
     double mass = 0.0;        ///< kg, M
     Vec3 spin = Vec3::Zero(); ///< rad/s, inertial frame: I^-1 L about the centre of mass
-    double extent = 0.0;      ///< m, R = max over members of |x_i - com| + radius_i
-    double rate_scale = 0.0;  ///< rad/s, sqrt(G M / R^3)
+    Vec3 angular_momentum = Vec3::Zero(); ///< kg m^2/s, L about the centre of mass
+    double moment = 0.0;                  ///< kg m^2, trace(I) / 3, the mean moment
+    double extent = 0.0;                  ///< m, R = max over members of |x_i - com| + radius_i
+    double rate_scale = 0.0;              ///< rad/s, sqrt(G M / R^3)
 };
 
 /// The spins of the aggregates of two or more bodies given by `labels` (one per body row, as
@@ -64,8 +68,9 @@ aggregate_spins(const Bodies& b, std::span<const std::int64_t> labels, double G)
 struct SettleConfig {
     double window = 0.0;             ///< s, > 0: how long membership and spins must hold
     double contact_tolerance = 0.01; ///< relative gap of a contact (aggregate_labels), > -1
-    double spin_tolerance = 0.01;    ///< change of spin allowed, in units of sqrt(G M / R^3), > 0
-    double G = G_SI;                 ///< m^3 kg^-1 s^-2, > 0
+    /// change of L and w.L allowed, in units of I_m w_d and I_m w_d^2 (above), > 0
+    double spin_tolerance = 0.01;
+    double G = G_SI; ///< m^3 kg^-1 s^-2, > 0
 };
 
 /// Watches the aggregates at a run's check times (its snapshots) and says when they have been
@@ -77,9 +82,9 @@ public:
 
     /// Observes the bodies at time t (s, not decreasing between calls). The observation becomes
     /// the new reference when there is none yet, when t is before the reference, when the
-    /// partition of body ids into aggregates differs from the reference's, or when the spin of
-    /// an aggregate of two or more bodies differs from the reference's by more than
-    /// spin_tolerance times the reference aggregate's sqrt(G M / R^3). Returns true when
+    /// partition of body ids into aggregates differs from the reference's, or when the angular
+    /// momentum or rotational energy of an aggregate of two or more bodies differs from the
+    /// reference's by more than spin_tolerance in the units above. Returns true when
     /// t - reference_time() >= window.
     bool observe(const Bodies& b, double t);
 

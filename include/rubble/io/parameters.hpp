@@ -81,6 +81,8 @@ public:
     /// Where the value came from: "file:line", "command line (--key)", "default", or
     /// "file (default)" once set_origin() named the file the other values were read from.
     [[nodiscard]] std::string source(const std::string& key) const;
+    /// Whether `key` was given (by a file or the command line), not left at its default.
+    [[nodiscard]] bool given(const std::string& key) const;
 
     /// Names the file the set was read from, so that messages about keys it leaves at their
     /// default still name it (an empty file is refused as "run.toml (default): ...").
@@ -137,9 +139,13 @@ private:
 /// Reads a TOML parameter file over the defaults. Throws InputError for an unreadable file,
 /// malformed TOML, an unknown key, a wrong type or an out-of-range value.
 [[nodiscard]] ParameterSet load_parameter_file(const std::string& path);
-/// Same, from TOML text; `origin` names it in messages.
-[[nodiscard]] ParameterSet parse_parameters(const std::string& toml_text,
-                                            const std::string& origin);
+/// Same, from TOML text; `origin` names it in messages. Keys under the top-level table
+/// `reserved` (when not empty) are left out: a campaign file's [campaign] sweep, which
+/// io/campaign.hpp reads.
+[[nodiscard]] ParameterSet parse_parameters(const std::string& toml_text, const std::string& origin,
+                                            const std::string& reserved = "");
+/// The text of a parameter file, refusing directories, devices and oversized files.
+[[nodiscard]] std::string read_parameter_text(const std::string& path);
 
 /// docs/parameters.md, generated from parameter_specs().
 [[nodiscard]] std::string parameters_markdown();

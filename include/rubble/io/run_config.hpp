@@ -9,17 +9,19 @@
 #include "rubble/core/enum_names.hpp"
 #include "rubble/gravity/gravity_solver.hpp"
 #include "rubble/ic/generators.hpp"
+#include "rubble/ic/scenario.hpp"
 #include "rubble/io/parameters.hpp"
 
 namespace rubble::io {
 
-enum class IcType { cloud, lattice, two_body, file };
+enum class IcType { cloud, lattice, two_body, file, scenario };
 
 /// ic.type's names.
-inline constexpr EnumNames<IcType, 4> ic_type_names{{{"cloud", IcType::cloud},
+inline constexpr EnumNames<IcType, 5> ic_type_names{{{"cloud", IcType::cloud},
                                                      {"lattice", IcType::lattice},
                                                      {"two_body", IcType::two_body},
-                                                     {"file", IcType::file}}};
+                                                     {"file", IcType::file},
+                                                     {"scenario", IcType::scenario}}};
 
 /// Most steps a run may have: far below int64's 9.2e18, so step counts and the products the
 /// loop forms from them cannot overflow, and far beyond any real run (1e15 steps of 1 us take
@@ -31,6 +33,20 @@ struct OutputConfig {
     bool overwrite = false;
     double snapshot_interval = 0.0;    ///< s, 0: first and last only
     double diagnostics_interval = 0.0; ///< s, 0: every step
+};
+
+/// When a run ends before its end time because it has settled (stop.*; integrate/settling.hpp):
+/// checked at each snapshot, so it needs output.snapshot_interval.
+struct SettleStopConfig {
+    double window = 0.0;             ///< s; 0: never (the run ends at its end time)
+    double contact_tolerance = 0.01; ///< surface gap in units of the smaller bounding radius
+    double spin_tolerance = 0.01;    ///< in units of each aggregate's rate sqrt(G M / R^3)
+};
+
+/// The campaign a run belongs to (campaign.*; set by `rubble campaign`, docs/campaigns.md).
+struct CampaignTag {
+    std::string id;  ///< the campaign index's id ("" for a run of its own)
+    std::string set; ///< the initial-condition set's name
 };
 
 struct RunConfig {
@@ -53,13 +69,16 @@ struct RunConfig {
     std::uint64_t seed = 1;
     IcType ic_type = IcType::cloud;
     bool centre_of_mass_frame = true;
-    ic::CloudConfig cloud;
+    ic::CloudConfig cloud; ///< also the grains of ic.type = scenario
+    ic::Representation scenario_model = ic::Representation::polyhedron;
     ic::LatticeConfig lattice;
     ic::TwoBodyConfig two_body;
     ic::MotionConfig motion;
     std::string ic_file;
     std::string ic_file_source; ///< where ic.file.path was set ("run.toml:12"), for messages
     std::int64_t ic_snapshot = -1;
+    SettleStopConfig settle;
+    CampaignTag campaign;
 };
 
 /// Builds the typed configuration; throws InputError (naming the keys and their sources) when

@@ -80,8 +80,11 @@ public:
     /// Starts a continuation: stores the (possibly extended) parameters and clears the
     /// `complete` flag until the continued run reaches its end.
     void begin_continuation(const std::string& parameters_toml);
-    /// Sets the `complete` flag (1 when the run reached its end) and the end-of-run summary.
-    void mark_complete(bool complete, double energy_error, double angular_momentum_error);
+    /// Sets the `complete` flag (1 when the run reached its end) and the end-of-run summary;
+    /// a complete run also records why it ended (`stop_reason`: "end" at its end time,
+    /// "settled" when the settling criterion ended it, docs/campaigns.md).
+    void mark_complete(bool complete, double energy_error, double angular_momentum_error,
+                       const std::string& stop_reason = "end");
     /// Receives the message of a failure to write the XDMF sidecar (once, until a write
     /// succeeds again). Default: a "warning: " line on standard error.
     void set_warning_handler(std::function<void(const std::string&)> handler) {
@@ -128,6 +131,9 @@ void restore_stepper_state(integrate::Stepper& stepper, const integrate::Stepper
 read_collision_log(const std::string& path, std::vector<std::int64_t>* steps = nullptr);
 /// Whether the run that wrote it reached its end.
 [[nodiscard]] bool is_complete(const std::string& path);
+/// Why a complete run ended: "end" (its end time), "settled", or "" (incomplete, or a file
+/// written before stop reasons were recorded).
+[[nodiscard]] std::string read_stop_reason(const std::string& path);
 /// Start time of the run (s): t = start_time + step * dt.
 [[nodiscard]] double read_start_time(const std::string& path);
 

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include <Eigen/Eigenvalues>
 #include <gtest/gtest.h>
 
 #include "rubble/core/rigid_body.hpp"
@@ -23,6 +24,7 @@
 using namespace rubble;
 using integrate::aggregate_labels;
 using integrate::aggregate_spins;
+using integrate::AggregateSpin;
 using integrate::SettleConfig;
 using integrate::SettleTracker;
 using test::eps;
@@ -253,6 +255,23 @@ RigidScene pile(double length, double mass) {
     return s;
 }
 
+// The pile's inertia tensor about its centre of mass, column k the angular momentum of the
+// rigid turn about axis k (L = I e_k).
+Mat3 pile_inertia(const RigidScene& s, double G) {
+    const auto labels = aggregate_labels(s.at(0, Vec3::UnitX()), tol);
+    Mat3 inertia;
+    for (int k = 0; k < 3; ++k)
+        inertia.col(k) = aggregate_spins(s.at(0, Vec3::Unit(k)), labels, G)[0].angular_momentum;
+    return inertia;
+}
+
+// A spin of this rate about the pile's axis of largest moment: the one steady rigid turn (a
+// turn about any other axis makes L = I w move with the pile, which takes a torque).
+Vec3 principal_spin(const RigidScene& s, double rate, double G) {
+    const Eigen::SelfAdjointEigenSolver<Mat3> eig(pile_inertia(s, G));
+    return rate * eig.eigenvectors().col(2);
+}
+
 } // namespace
 
 TEST(AggregateSpins, RigidlyTurningPileHasItsSpin) {
@@ -302,15 +321,22 @@ Decisions history(double length, double mass, double G) {
     RigidScene s = pile(length, mass);
     s.V = Vec3(0.1, -0.05, 0.02) * length / time;
     s.start.add_sphere(4, mass, 0.5 * length, Vec3(100, 0, 0) * length, Vec3::Zero(), Vec3::Zero());
-    const Vec3 w = Vec3(0.3, -0.2, 0.5) / time;
+    // A steady turn at 0.3 w_d: a spin change that moves L by k tolerances moves w.L by 0.6 k.
+    const double w_d =
+        aggregate_spins(s.at(0, Vec3::Zero()), aggregate_labels(s.at(0, Vec3::Zero()), tol), G)[0]
+            .rate_scale;
+    const Vec3 w = principal_spin(s, 0.3 * w_d, G);
     SettleConfig config;
     config.window = 9.5 * time; // off the observation times: no ties to round-off
     config.contact_tolerance = tol;
     config.spin_tolerance = 0.01;
     config.G = G;
     const auto labels = aggregate_labels(s.at(0, w), tol);
-    const double omega = aggregate_spins(s.at(0, w), labels, G)[0].rate_scale;
-    const Vec3 dw = config.spin_tolerance * omega * Vec3(1, 2, -2) / 3.0; // |dw| = tolerance
+    const AggregateSpin a = aggregate_spins(s.at(0, w), labels, G)[0];
+    // A faster steady turn about the same axis, its angular momentum I_max |dw| longer by one
+    // tolerance, tol I_m w_d (its w.L by 2 I_max w.dw: 0.6 tolerances).
+    const double i_max = w.normalized().dot(pile_inertia(s, G) * w.normalized());
+    const Vec3 dw = config.spin_tolerance * a.moment * a.rate_scale / i_max * w.normalized();
     SettleTracker tracker(config);
     Decisions d;
     for (int step = 0; step <= 40; ++step) {
@@ -341,6 +367,38 @@ TEST(SettleTracker, SettlesAfterTheWindowAndResetsOnChanges) {
     }
 }
 
+TEST(SettleTracker, ARigidTumblerIsSettledThoughItsSpinVectorMoves) {
+    // A rigid pile turning about a non-principal axis: w precesses about the fixed L. The states
+    // it passes through are its configuration turned about L, with w turned alike: the same L
+    // and w.L, a different w (Landau & Lifshitz, Mechanics, sec. 37).
+    const RigidScene s = pile(1.0, 1.0);
+    const Vec3 w(0.3, -0.2, 0.5);
+    const Bodies b0 = s.at(0.0, w);
+    const auto labels = aggregate_labels(b0, tol);
+    const AggregateSpin a0 = aggregate_spins(b0, labels, 1.0)[0];
+    const Quat turn_about_L(Eigen::AngleAxisd(1.0, a0.angular_momentum.normalized()));
+    Bodies b1 = b0;
+    for (std::size_t k = 0; k < b1.size(); ++k) {
+        b1.pos[k] = s.com0 + turn_about_L * (b0.pos[k] - s.com0);
+        b1.vel[k] = turn_about_L * b0.vel[k];
+        b1.spin[k] = turn_about_L * b0.spin[k];
+        b1.orientation[k] = turn_about_L * b0.orientation[k];
+    }
+    const AggregateSpin a1 = aggregate_spins(b1, aggregate_labels(b1, tol), 1.0)[0];
+    // w moved by far more than the tolerance of the rate; L and w.L did not.
+    ASSERT_GT((a1.spin - a0.spin).norm(), 10 * 0.01 * a0.rate_scale);
+    EXPECT_LT((a1.angular_momentum - a0.angular_momentum).norm(),
+              64 * eps * a0.angular_momentum.norm());
+    SettleConfig config;
+    config.window = 1.5;
+    config.G = 1.0;
+    SettleTracker tracker(config);
+    EXPECT_FALSE(tracker.observe(b0, 0.0));
+    EXPECT_FALSE(tracker.observe(b1, 1.0));
+    EXPECT_TRUE(tracker.observe(b0, 2.0));
+    EXPECT_EQ(tracker.resets(), 1);
+}
+
 TEST(SettleTracker, DecisionsDoNotDependOnUnits) {
     // Lengths x 1e3, masses x 1e6 in SI with G_SI: time x sqrt(1e9 / 1e6) / sqrt(G_SI). The
     // decisions must be the same, reference times the same in units of the time scale.
@@ -354,7 +412,7 @@ TEST(SettleTracker, DecisionsDoNotDependOnUnits) {
 
 TEST(SettleTracker, BodyJoiningOrMergingResetsTheReference) {
     const RigidScene s = pile(1.0, 1.0);
-    const Vec3 w(0.0, 0.0, 0.2);
+    const Vec3 w = principal_spin(s, 0.2, 1.0);
     SettleConfig config;
     config.window = 5.0;
     config.G = 1.0;

@@ -2,6 +2,7 @@
 #include <cstdint>
 #include <fstream>
 #include <limits>
+#include <set>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -123,6 +124,18 @@ TEST(Parameters, TomlRoundTripIsBitwise) {
     const ParameterSet q = parse_parameters(p.to_toml(), "roundtrip");
     for (const auto& s : parameter_specs())
         EXPECT_EQ(p.value(s.key), q.value(s.key)) << s.key;
+}
+
+// TOML forbids declaring a table twice (Python's tomllib refuses the stored parameters of such
+// a file), so each section's keys must be listed together in parameter_specs().
+TEST(Parameters, StoredTomlDeclaresEachTableOnce) {
+    std::set<std::string> seen;
+    std::istringstream in(ParameterSet().to_toml());
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] != '[' || line.rfind("[[", 0) == 0) continue;
+        EXPECT_TRUE(seen.insert(line).second) << line << " declared twice";
+    }
+    EXPECT_GT(seen.size(), 10u);
 }
 
 TEST(Parameters, WallsAndVectorsRoundTripThroughTheStoredToml) {
@@ -294,6 +307,7 @@ void expect_one_to_one(const rubble::EnumNames<E, N>& names, const std::string& 
 
 TEST(RunConfig, StringOptionsMapOneToOneThroughTheirTables) {
     expect_one_to_one(rubble::gravity::backend_names, "gravity.backend");
+    expect_one_to_one(rubble::ic::representation_names, "ic.scenario.model");
     expect_one_to_one(rubble::gravity::gpu_precision_names, "gravity.gpu_precision");
     expect_one_to_one(rubble::collisions::outcome_names, "collisions.outcome");
     expect_one_to_one(rubble::collisions::restitution_law_names, "collisions.eps_n_law");

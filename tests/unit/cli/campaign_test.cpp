@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+// `rubble campaign` (issue 22, items 2, 3 and 7): a tiny campaign runs end to end; interrupted
+// and run again it ends bitwise where an uninterrupted one ends (finished runs kept, the
+// interrupted one resumed, the settling stop replayed); files and indexes of another campaign
+// are refused; a bad [campaign] table is refused naming the file, line and key.
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli_runner.hpp"
+#include "rubble/io/campaign.hpp"
+#include "rubble/io/run_file.hpp"
+#include "run_comparison.hpp"
+#include "temp_dir.hpp"
+
+using rubble::test::run_rubble;
+
+namespace {
+
+// Eight hulls of 40 to 130 m at 3000 kg/m^3 in a 700 m cube (free-fall time about 1.1e4 s):
+// they meet within a few thousand seconds and settle; two sets, two grain models.
+std::string campaign(const std::string& dir, const std::string& extra = "",
+                     const std::string& models = "\"sphere\", \"polyhedron\"") {
+    return "[campaign]\nname = \"tiny\"\ndirectory = \"" + dir + "\"\nmodels = [" + models +
+           "]\nseeds = [3]\nsets = [\"0\", \"1.1\"]\nlevels = [1.0]\nv0 = 0.01\n" + extra +
+           "[integrator]\ndt = 5.0\nt_end = 80000.0\n[gravity]\nbackend = \"direct\"\n"
+           "[collisions]\nenabled = true\neps_n = 0.5\nmu = 0.6\nv_min = 2.0e-3\n"
+           "f_crit = 0.01\n[output]\nsnapshot_interval = 500.0\n[stop]\n"
+           "settled_window = 12000.0\n[ic.cloud]\nn = 8\nshape = \"cube\"\nsize = 700.0\n"
+           "radius_distribution = \"uniform\"\nradius_min = 40.0\nradius_max = 130.0\n"
+           "density = 3000.0\ngrain = \"hull\"\n";
+}
+
+const char* const run_files[] = {"set0_seed3_sphere.h5", "set0_seed3_polyhedron.h5",
+                                 "set1.1@1_seed3_sphere.h5", "set1.1@1_seed3_polyhedron.h5"};
+
+// Polls until `path` holds at least `snapshots` snapshots (false after a minute).
+bool wait_for_snapshots(const std::string& path, std::int64_t snapshots) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (std::chrono::steady_clock::now() < deadline) {
+        try {
+            if (std::filesystem::exists(path) && rubble::io::snapshot_count(path) >= snapshots)
+                return true;
+        } catch (const std::exception&) {
+            // being written
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+}
+
+} // namespace
+
+TEST(Campaign, InterruptedAndContinuedEqualsUninterruptedBitwise) {
+    rubble::test::TempDir tmp;
+    const std::string whole = tmp.file("whole"), parts = tmp.file("parts");
+    const auto r = run_rubble({"campaign", tmp.write("a.toml", campaign(whole)), "--quiet"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("all 4 runs finished"), std::string::npos) << r.out;
+    for (const char* f : run_files) {
+        const std::string path = whole + "/" + f;
+        ASSERT_TRUE(rubble::io::is_complete(path)) << f;
+        // The clouds fall together and come to rest well before t_end.
+        EXPECT_EQ(rubble::io::read_stop_reason(path), "settled") << f;
+        EXPECT_LT(rubble::io::read_snapshot(path, -1).time, 80000.0) << f;
+    }
+    EXPECT_TRUE(std::filesystem::exists(whole + "/campaign.json"));
+
+    // The same campaign elsewhere, interrupted in its third run.
+    const std::string file = tmp.write("b.toml", campaign(parts));
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        execl(RUBBLE_BINARY, RUBBLE_BINARY, "campaign", file.c_str(), "--quiet",
+              static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    const bool started = wait_for_snapshots(parts + "/" + run_files[2], 3);
+    kill(child, SIGINT);
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    ASSERT_TRUE(started);
+    ASSERT_TRUE(WIFEXITED(status));
+    ASSERT_EQ(WEXITSTATUS(status), 130);
+    EXPECT_TRUE(rubble::io::is_complete(parts + "/" + run_files[0]));
+    EXPECT_TRUE(rubble::io::is_complete(parts + "/" + run_files[1]));
+    EXPECT_FALSE(rubble::io::is_complete(parts + "/" + run_files[2]));
+    EXPECT_FALSE(std::filesystem::exists(parts + "/" + run_files[3]));
+
+    const auto again = run_rubble({"campaign", file, "--quiet"});
+    ASSERT_EQ(again.code, 0) << again.err;
+    EXPECT_NE(again.out.find("(2 already before)"), std::string::npos) << again.out;
+    EXPECT_NE(again.out.find("(resumed)"), std::string::npos) << again.out;
+    for (const char* f : run_files) {
+        SCOPED_TRACE(f);
+        rubble::test::expect_same_final_state(whole + "/" + f, parts + "/" + f);
+        rubble::test::expect_same_diagnostics(whole + "/" + f, parts + "/" + f);
+        EXPECT_EQ(rubble::io::read_stop_reason(parts + "/" + f), "settled");
+    }
+    // A third call finds everything done.
+    const auto done = run_rubble({"campaign", file, "--quiet"});
+    ASSERT_EQ(done.code, 0) << done.err;
+    EXPECT_NE(done.out.find("(4 already before)"), std::string::npos) << done.out;
+}
+
+TEST(Campaign, EachRunGetsTheSharedParametersAndItsOwnSetSeedAndModel) {
+    rubble::test::TempDir tmp;
+    const auto c = rubble::io::load_campaign(tmp.write(
+        "m.toml", campaign(tmp.file("c"), "", "\"sphere\", \"aggregate\", \"polyhedron\"")));
+    ASSERT_EQ(c.runs.size(), 6u);
+    ASSERT_EQ(c.sets.size(), 2u);
+    EXPECT_EQ(c.sets[1].name, "1.1@1");
+    const auto p = rubble::io::run_parameters(c, 4); // set 1.1@1, seed 3, aggregate
+    EXPECT_EQ(p.string("ic.type"), "scenario");
+    EXPECT_EQ(p.string("ic.scenario.model"), "aggregate");
+    EXPECT_EQ(p.integer("random.seed"), 3);
+    EXPECT_EQ(p.real("ic.motion.v0"), 0.01);
+    EXPECT_EQ(p.real("ic.motion.w0"), 0.0);
+    EXPECT_EQ(p.string("campaign.id"), c.id);
+    EXPECT_EQ(p.string("campaign.set"), "1.1@1");
+    EXPECT_EQ(p.real("collisions.mu"), 0.6);
+    EXPECT_EQ(p.string("output.file"), tmp.file("c") + "/set1.1@1_seed3_aggregate.h5");
+    const auto s = rubble::io::run_parameters(c, 3); // the sphere model: no Coulomb law
+    EXPECT_EQ(s.string("ic.scenario.model"), "sphere");
+    EXPECT_EQ(s.real("collisions.mu"), 0.0);
+    EXPECT_EQ(s.real("collisions.eps_t"), 0.8);
+}
+
+TEST(Campaign, ItsIdChangesWithAValueAndNotWithAComment) {
+    rubble::test::TempDir tmp;
+    const std::string dir = tmp.file("c");
+    const auto a = rubble::io::load_campaign(tmp.write("a.toml", campaign(dir)));
+    const auto b =
+        rubble::io::load_campaign(tmp.write("b.toml", "# a comment\n\n" + campaign(dir)));
+    const auto c =
+        rubble::io::load_campaign(tmp.write("c.toml", campaign(dir, "sphere_eps_t = 0.7\n")));
+    EXPECT_EQ(a.id, b.id);
+    EXPECT_NE(a.id, c.id);
+    EXPECT_EQ(a.id.size(), 16u);
+}
+
+TEST(Campaign, FilesAndIndexesOfAnotherCampaignAreRefused) {
+    rubble::test::TempDir tmp;
+    const std::string dir = tmp.file("c");
+    const std::string one = tmp.write("one.toml", campaign(dir, "sphere_eps_t = 0.7\n"));
+    // Only the index is written when every run's file is already there; so make one campaign's
+    // run file first, then a second campaign in the same directory must refuse its index.
+    ASSERT_EQ(run_rubble({"campaign", one, "--quiet"}).code, 0);
+    const auto other = run_rubble({"campaign", tmp.write("two.toml", campaign(dir)), "--quiet"});
+    EXPECT_EQ(other.code, 2);
+    EXPECT_NE(other.err.find("is the index of campaign"), std::string::npos) << other.err;
+    EXPECT_NE(other.err.find("another campaign.directory"), std::string::npos) << other.err;
+
+    // A run file that is not this campaign's, where this campaign's would be.
+    const std::string dir2 = tmp.file("d");
+    std::filesystem::create_directories(dir2);
+    std::filesystem::copy_file(dir + "/set0_seed3_sphere.h5", dir2 + "/set0_seed3_sphere.h5");
+    const auto mixed = run_rubble({"campaign", tmp.write("three.toml", campaign(dir2)), "--quiet"});
+    EXPECT_EQ(mixed.code, 2);
+    EXPECT_NE(mixed.err.find("set0_seed3_sphere.h5' belongs to campaign"), std::string::npos)
+        << mixed.err;
+    EXPECT_FALSE(std::filesystem::exists(dir2 + "/set0_seed3_polyhedron.h5"));
+}
+
+TEST(Campaign, ABadCampaignTableIsRefusedNamingTheLineAndKey) {
+    rubble::test::TempDir tmp;
+    const std::string dir = tmp.file("c");
+    const auto expect_refused = [&](const std::string& text, const std::string& what) {
+        const auto r = run_rubble({"campaign", tmp.write("bad.toml", text), "--quiet"});
+        EXPECT_EQ(r.code, 2) << what;
+        EXPECT_NE(r.err.find(what), std::string::npos) << r.err;
+        EXPECT_FALSE(std::filesystem::exists(dir)) << what;
+    };
+    expect_refused(campaign(dir, "seed = [1]\n"), "bad.toml:9: campaign.seed: unknown key");
+    expect_refused(campaign(dir, "", "\"sphere\", \"cube\""),
+                   "campaign.models: \"cube\" is not a grain model");
+    expect_refused(campaign(dir, "", "\"sphere\", \"sphere\""),
+                   "campaign.models: lists a value twice");
+    expect_refused(
+        campaign(dir).replace(campaign(dir).find("levels = [1.0]"), 14, "levels = [1.5]"),
+        "campaign.levels: each level must be in (0, 1]");
+    expect_refused(campaign(dir) + "[random]\nseed = 4\n",
+                   "random.seed = 4: is set by the campaign for each run");
+    expect_refused(campaign(dir) + "[ic.motion]\nv0 = 0.1\n", "ic.motion.v0 = ");
+    expect_refused(campaign(dir).replace(campaign(dir).find("sets = ["), 8, "sets = [\"4\", "),
+                   "\"4\" is not one of Ferrari et al. 2017's sets");
+    expect_refused(campaign(dir).substr(campaign(dir).find("[integrator]")), "no [campaign] table");
+    expect_refused(
+        campaign(dir).replace(campaign(dir).find("grain = \"hull\""), 14, "grain = \"sphere\""),
+        "ic.cloud.grain");
+}
