@@ -23,11 +23,13 @@ from .report import _json_safe, identify, write_table  # noqa: E402
 
 def normalised_initial_condition(first, params: dict) -> dict:
     """v0 / v_esc and w0, Omega / w_crit with v_esc = sqrt(2 G M / R) and
-    w_crit = sqrt(G M / R^3), R the radius of the initial set about its centre of mass."""
+    w_crit = sqrt(G M / R^3), R the largest distance of a body's centre from the centre of mass
+    of the initial set. Centres, not surfaces: the grain models of one scenario (campaign.py)
+    share centres and masses but not bounding radii, and must share their abscissae."""
     G = float(params["units"]["G"])
     m = float(first.mass.sum())
     com = np.average(first.position, axis=0, weights=first.mass)
-    r = float(np.max(np.linalg.norm(first.position - com, axis=1) + first.radius))
+    r = float(np.max(np.linalg.norm(first.position - com, axis=1))) or float(first.radius.max())
     motion = params["ic"]["motion"]
     v_esc, w_crit = np.sqrt(2 * G * m / r), np.sqrt(G * m / r**3)
     return {"v0_over_vesc": motion["v0"] / v_esc, "w0_over_wcrit": motion["w0"] / w_crit,

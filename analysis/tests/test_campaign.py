@@ -319,9 +319,9 @@ def test_two_touching_spheres_and_an_escaper(compared):
                                                                     rel=4 * EPS)
     assert r["critical_period_hull_s"] > r["critical_period_alpha_s"]
     assert 0.0 < r["porosity_alpha"] < r["porosity_hull"] < 1.0
-    # Omega / w_crit, w_crit = sqrt(G M / R^3), R = the farthest sphere's reach from the centre
-    # of mass (at x = 100 / 3): 100 - 100/3 + 1.
-    reach = 100.0 - 100.0 / 3.0 + 1.0
+    # Omega / w_crit, w_crit = sqrt(G M / R^3), R = the farthest centre's distance from the
+    # centre of mass (at x = 100 / 3): 100 - 100/3 (centres, which the grain models share).
+    reach = 100.0 - 100.0 / 3.0
     w_crit = math.sqrt(G * 3 * m / reach**3)
     assert r["omega_over_wcrit"] == pytest.approx(1e-4 / w_crit, rel=16 * EPS)
     assert r["v0_over_vesc"] == 0.0 and r["omega_rad_s"] == 1e-4
@@ -490,6 +490,10 @@ def test_a_real_campaign(tmp_path, capsys):
         assert r["omega_rad_s"] == omega[r["set"]] and r["v0_m_s"] == 0.0
         if r["n_agg"] is not None:
             assert 2 <= r["n_agg"] <= 8 and r["critical_period_hull_s"] > 0
+    # The models share centres and masses, so they share the normalised initial conditions.
+    for name in omega:
+        xs = [r["omega_over_wcrit"] for r in rows if r["set"] == name]
+        assert len(xs) == 3 and max(xs) - min(xs) <= 64 * EPS * max(xs)
     totals = [r["m_agg_kg"] / r["m_agg_fraction"] for r in rows if r["n_agg"] is not None]
     assert totals and max(totals) - min(totals) <= 64 * EPS * max(totals)
     for name in ("outcomes_vs_ic.png", "period.png", "porosity_density.png", "asteroids.png"):
