@@ -195,3 +195,19 @@ TEST(Campaign, ABadCampaignTableIsRefusedNamingTheLineAndKey) {
         campaign(dir).replace(campaign(dir).find("grain = \"hull\""), 14, "grain = \"sphere\""),
         "ic.cloud.grain");
 }
+
+TEST(Campaign, ASettlingWindowShorterThanTheFreeFallTimeIsRefusedBeforeAnyOutput) {
+    // The tiny cloud's free-fall time is about 1e4 s: in 6000 s nothing touches yet, and an
+    // unchanged cloud would look settled.
+    rubble::test::TempDir tmp;
+    const std::string dir = tmp.file("c");
+    std::string text = campaign(dir);
+    text.replace(text.find("settled_window = 12000.0"), 24, "settled_window = 6000.0");
+    const auto r = run_rubble({"campaign", tmp.write("short.toml", text), "--quiet"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("stop.settled_window = 6000.0: shorter than the free-fall time"),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("run 1/4 (set 0, seed 3, sphere)"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir + "/" + run_files[0]));
+}
