@@ -40,9 +40,10 @@ std::string campaign(const std::string& dir, const std::string& extra = "",
 const char* const run_files[] = {"set0_seed3_sphere.h5", "set0_seed3_polyhedron.h5",
                                  "set1.1@1_seed3_sphere.h5", "set1.1@1_seed3_polyhedron.h5"};
 
-// Polls until `path` holds at least `snapshots` snapshots (false after a minute).
+// Polls until `path` holds at least `snapshots` snapshots (false after ten minutes: the
+// sanitizer build on a loaded machine takes half a minute for one tiny run).
 bool wait_for_snapshots(const std::string& path, std::int64_t snapshots) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(10);
     while (std::chrono::steady_clock::now() < deadline) {
         try {
             if (std::filesystem::exists(path) && rubble::io::snapshot_count(path) >= snapshots)
