@@ -32,6 +32,15 @@ Handle string_type() {
     return t;
 }
 
+// Creation properties of groups and datasets without HDF5's modification times (on by default),
+// so that the same run writes the same bytes: outputs can be compared with cmp, and the HDF5
+// reader fuzz test damages the same file on every machine.
+Handle untimed(hid_t property_class) {
+    Handle props(checked(H5Pcreate(property_class), "H5Pcreate"), H5Pclose);
+    check(H5Pset_obj_track_times(props.get(), false), "H5Pset_obj_track_times");
+    return props;
+}
+
 Handle open_attr(hid_t obj, const std::string& name) {
     return {checked(H5Aopen(obj, name.c_str(), H5P_DEFAULT), "opening attribute " + name),
             H5Aclose};
@@ -98,7 +107,8 @@ void close_file(Handle& file, const std::string& path) {
 }
 
 Handle create_group(hid_t loc, const std::string& name) {
-    return {checked(H5Gcreate2(loc, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+    const Handle props = untimed(H5P_GROUP_CREATE);
+    return {checked(H5Gcreate2(loc, name.c_str(), H5P_DEFAULT, props.get(), H5P_DEFAULT),
                     "creating group " + name),
             H5Gclose};
 }
@@ -189,8 +199,9 @@ static void write_typed(hid_t loc, const std::string& name, hid_t file_type, hid
                         const void* data, std::size_t rows, std::size_t cols,
                         const std::string& units, const std::string& description) {
     Handle space = dataspace(rows, cols);
+    const Handle props = untimed(H5P_DATASET_CREATE);
     Handle set(checked(H5Dcreate2(loc, name.c_str(), file_type, space.get(), H5P_DEFAULT,
-                                  H5P_DEFAULT, H5P_DEFAULT),
+                                  props.get(), H5P_DEFAULT),
                        "creating dataset " + name),
                H5Dclose);
     check(H5Dwrite(set.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
@@ -228,24 +239,98 @@ std::pair<std::size_t, std::size_t> dataset_shape(hid_t loc, const std::string& 
 // A damaged dataspace can claim more elements than memory holds (bad_alloc, or an overcommitted
 // allocation the kernel kills). This writer never compresses, so a dataset's data fit in its
 // file, except unwritten chunks of a series extended by a killed run: allow 64 MiB beyond.
+//
+// A damaged storage index is worse: libhdf5 1.10 (Debian 12's) trusts a chunk's size from its
+// B-tree key and copies a whole chunk out of a buffer of that size, so a key zeroed to size 0
+// makes H5Dread read past the heap (found by hdf5_reader_fuzz_test under AddressSanitizer); a
+// compact dataset's stored size is trusted alike. Every chunk's size and place are therefore
+// checked before the read: an unfiltered chunk holds exactly its chunk dimensions' elements
+// (HDF5 file format spec. 3.0, section IV.A.2.i, layout message), a filtered one (h5repack -f
+// GZIP of an output) something non-empty, and each lies inside the file.
 namespace {
-void check_extent(hid_t loc, const std::string& name, std::size_t rows, std::size_t cols) {
+
+std::uint64_t file_size(hid_t loc) {
     Handle file(checked(H5Iget_file_id(loc), "H5Iget_file_id"), H5Fclose);
     hsize_t size = 0;
     check(H5Fget_filesize(file.get(), &size), "H5Fget_filesize");
+    return size;
+}
+
+IoError damaged(const std::string& name, const std::string& what) {
+    return IoError("dataset " + name + " " + what + ": the file is damaged");
+}
+
+void check_chunks(hid_t set, hid_t dcpl, const std::string& name, std::size_t rows,
+                  std::size_t cols, std::size_t element, std::uint64_t size) {
+    std::array<hsize_t, 2> chunk{0, 0};
+    const int rank = H5Pget_chunk(dcpl, 2, chunk.data());
+    const int expected_rank = H5Sget_simple_extent_ndims(
+        Handle(checked(H5Dget_space(set), "H5Dget_space"), H5Sclose).get());
+    if (rank != expected_rank || chunk[0] == 0 || (rank == 2 && chunk[1] == 0))
+        throw damaged(name, "has a malformed chunk layout");
+    const std::size_t chunk_cols = rank == 2 ? chunk[1] : 1;
+    const bool filtered = H5Pget_nfilters(dcpl) != 0;
+    // HDF5 keeps chunk sizes in 32 bits; a larger product is a damaged layout (and would wrap).
+    if (static_cast<double>(chunk[0]) * static_cast<double>(chunk_cols * element) > 4294967295.0)
+        throw damaged(name, "has a malformed chunk layout");
+    const std::uint64_t chunk_bytes = std::uint64_t{chunk[0]} * chunk_cols * element;
+    for (std::size_t row = 0; row < rows; row += chunk[0])
+        for (std::size_t col = 0; col < cols; col += chunk_cols) {
+            const std::array<hsize_t, 2> offset{row, col};
+            unsigned mask = 0;
+            haddr_t address = HADDR_UNDEF;
+            hsize_t bytes = 0;
+            if (H5Dget_chunk_info_by_coord(set, offset.data(), &mask, &address, &bytes) < 0)
+                throw damaged(name, "has an unreadable chunk index");
+            if (address == HADDR_UNDEF) continue; // never written: read as the fill value
+            const bool size_ok = filtered ? bytes > 0 : bytes == chunk_bytes;
+            if (!size_ok || address > size || bytes > size - address)
+                throw damaged(name, "has a chunk at row " + std::to_string(row) + " of " +
+                                        std::to_string(bytes) + " bytes at byte " +
+                                        std::to_string(address) + " of " + std::to_string(size));
+        }
+}
+
+void check_storage(hid_t set, const std::string& name, std::size_t rows, std::size_t cols) {
+    const std::uint64_t size = file_size(set);
     const double bytes = 8.0 * static_cast<double>(rows) * static_cast<double>(cols);
     if (bytes > static_cast<double>(size) + 64.0 * 1024 * 1024)
         throw IoError("dataset " + name + " claims " + std::to_string(rows) + " x " +
                       std::to_string(cols) + " values, more than the file of " +
                       std::to_string(size) + " bytes holds: the file is damaged");
+    Handle type(checked(H5Dget_type(set), "H5Dget_type"), H5Tclose);
+    const std::size_t element = H5Tget_size(type.get());
+    if (element == 0) throw damaged(name, "has a malformed datatype");
+    Handle dcpl(checked(H5Dget_create_plist(set), "H5Dget_create_plist"), H5Pclose);
+    const std::uint64_t data_bytes = std::uint64_t{rows} * cols * element;
+    switch (H5Pget_layout(dcpl.get())) {
+    case H5D_CHUNKED:
+        check_chunks(set, dcpl.get(), name, rows, cols, element, size);
+        return;
+    case H5D_COMPACT:
+        if (H5Dget_storage_size(set) != data_bytes)
+            throw damaged(name, "holds " + std::to_string(H5Dget_storage_size(set)) +
+                                    " bytes in its header for " + std::to_string(data_bytes));
+        return;
+    case H5D_CONTIGUOUS: {
+        const haddr_t address = H5Dget_offset(set);
+        if (address != HADDR_UNDEF && (address > size || data_bytes > size - address))
+            throw damaged(name, "lies beyond the end of the file");
+        return;
+    }
+    default:
+        throw damaged(name, "has an unknown storage layout");
+    }
 }
+
 } // namespace
 
 std::vector<double> read_doubles(hid_t loc, const std::string& name) {
     const auto [rows, cols] = dataset_shape(loc, name);
-    check_extent(loc, name, rows, cols);
-    std::vector<double> out(rows * cols);
+    std::vector<double> out;
     Handle set = open_dataset(loc, name);
+    check_storage(set.get(), name, rows, cols);
+    out.resize(rows * cols);
     if (!out.empty())
         check(H5Dread(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()),
               "reading dataset " + name);
@@ -254,9 +339,10 @@ std::vector<double> read_doubles(hid_t loc, const std::string& name) {
 
 std::vector<std::int64_t> read_ints(hid_t loc, const std::string& name) {
     const auto [rows, cols] = dataset_shape(loc, name);
-    check_extent(loc, name, rows, cols);
-    std::vector<std::int64_t> out(rows * cols);
+    std::vector<std::int64_t> out;
     Handle set = open_dataset(loc, name);
+    check_storage(set.get(), name, rows, cols);
+    out.resize(rows * cols);
     if (!out.empty())
         check(H5Dread(set.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()),
               "reading dataset " + name);
@@ -271,7 +357,7 @@ void create_series(hid_t loc, const std::string& name, std::size_t cols, bool in
     const std::array<hsize_t, 2> chunk{1024, cols};
     Handle space(checked(H5Screate_simple(rank, dims.data(), max_dims.data()), "H5Screate"),
                  H5Sclose);
-    Handle props(checked(H5Pcreate(H5P_DATASET_CREATE), "H5Pcreate"), H5Pclose);
+    Handle props = untimed(H5P_DATASET_CREATE);
     check(H5Pset_chunk(props.get(), rank, chunk.data()), "H5Pset_chunk");
     Handle set(checked(H5Dcreate2(loc, name.c_str(), integer ? H5T_STD_I64LE : H5T_IEEE_F64LE,
                                   space.get(), H5P_DEFAULT, props.get(), H5P_DEFAULT),
