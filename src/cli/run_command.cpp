@@ -127,13 +127,8 @@ void report_time_step(const Bodies& bodies, const io::RunConfig& c, std::ostream
 // (2 G M)) = sqrt(3 pi / (32 G rho)) (Binney & Tremaine 2008, eq. 2.39). A shorter window is
 // refused: it would end a collapse before it began.
 double free_fall_time(const Bodies& b, double G) {
-    double m = 0.0;
-    Vec3 com = Vec3::Zero();
-    for (std::size_t i = 0; i < b.size(); ++i) {
-        m += b.mass[i];
-        com += b.mass[i] * b.pos[i];
-    }
-    com /= m;
+    const double m = total_mass(b);
+    const Vec3 com = centre_of_mass(b);
     double r = 0.0;
     for (std::size_t i = 0; i < b.size(); ++i)
         r = std::max(r, (b.pos[i] - com).norm() + b.radius[i]);

@@ -225,6 +225,25 @@ double total_mass(const Bodies& b) {
     return m;
 }
 
+namespace {
+// sum m_i f_i / M in body order (one definition, so every caller gets the same bits).
+template <class Field> Vec3 mass_weighted_mean(const Bodies& b, const Field& field) {
+    const double m = total_mass(b);
+    Vec3 sum = Vec3::Zero();
+    for (std::size_t i = 0; i < b.size(); ++i)
+        sum += b.mass[i] * field[i];
+    return m > 0.0 ? Vec3(sum / m) : Vec3::Zero();
+}
+} // namespace
+
+Vec3 centre_of_mass(const Bodies& b) {
+    return mass_weighted_mean(b, b.pos);
+}
+
+Vec3 centre_of_mass_velocity(const Bodies& b) {
+    return mass_weighted_mean(b, b.vel);
+}
+
 double max_density(const Bodies& b) {
     double rho = 0.0;
     for (std::size_t i = 0; i < b.size(); ++i) {
@@ -260,16 +279,9 @@ std::optional<NonFiniteValue> first_non_finite(const Bodies& b) {
 }
 
 void move_to_centre_of_mass_frame(Bodies& b) {
-    const double m = total_mass(b);
-    if (b.empty() || m <= 0.0) return;
-    Vec3 r = Vec3::Zero();
-    Vec3 v = Vec3::Zero();
-    for (std::size_t i = 0; i < b.size(); ++i) {
-        r += b.mass[i] * b.pos[i];
-        v += b.mass[i] * b.vel[i];
-    }
-    r /= m;
-    v /= m;
+    if (b.empty() || total_mass(b) <= 0.0) return;
+    const Vec3 r = centre_of_mass(b);
+    const Vec3 v = centre_of_mass_velocity(b);
     for (std::size_t i = 0; i < b.size(); ++i) {
         b.pos[i] -= r;
         b.vel[i] -= v;

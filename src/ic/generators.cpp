@@ -198,11 +198,7 @@ Bodies make_two_body(const TwoBodyConfig& c, double G) {
 }
 
 void apply_motion(Bodies& b, const MotionConfig& motion, Rng& rng) {
-    const double m = total_mass(b);
-    Vec3 centre = Vec3::Zero();
-    for (std::size_t i = 0; i < b.size(); ++i)
-        centre += b.mass[i] * b.pos[i];
-    if (m > 0.0) centre /= m;
+    const Vec3 centre = centre_of_mass(b);
     const Vec3 omega(0.0, 0.0, motion.omega);
     for (std::size_t i = 0; i < b.size(); ++i) {
         // Draw both directions for every body so v0 = 0 and w0 > 0 give the same spins as

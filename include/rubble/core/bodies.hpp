@@ -190,6 +190,12 @@ void make_free_spheres(Bodies& b);
 /// Total mass (kg).
 [[nodiscard]] double total_mass(const Bodies& b);
 
+/// Centre of mass (m): sum m_i x_i / M in body order; the origin when there is no mass.
+[[nodiscard]] Vec3 centre_of_mass(const Bodies& b);
+
+/// Velocity of the centre of mass (m/s): sum m_i v_i / M; zero when there is no mass.
+[[nodiscard]] Vec3 centre_of_mass_velocity(const Bodies& b);
+
 /// Largest bulk density m / (4/3 pi R^3) over all bodies (kg/m^3; R the bounding radius, so a
 /// lower bound for aggregates); 0 for no bodies.
 [[nodiscard]] double max_density(const Bodies& b);

@@ -26,16 +26,6 @@ Vec3 momentum(const Bodies& b) {
     return p;
 }
 
-Vec3 centre_of_mass(const Bodies& b) {
-    Vec3 c = Vec3::Zero();
-    double m = 0;
-    for (std::size_t i = 0; i < b.size(); ++i) {
-        c += b.mass[i] * b.pos[i];
-        m += b.mass[i];
-    }
-    return c / m;
-}
-
 DriftStats run(Bodies& b, OverlapStrategy s, double h = 1e-3) {
     CollisionConfig c;
     c.overlaps = s;
