@@ -6,15 +6,10 @@
 #include <cstdint>
 #include <cstring>
 #include <fcntl.h>
-#include <map>
-#include <mutex>
 #include <string_view>
-#include <sys/stat.h>
-#include <tuple>
 #include <unistd.h>
 #include <vector>
 
-#include "descriptor.hpp"
 #include "rubble/core/error.hpp"
 
 namespace rubble::io {
@@ -91,31 +86,14 @@ std::int64_t first_garbled(int fd, std::uint64_t length) {
     return -1;
 }
 
-using FileState = std::tuple<dev_t, ino_t, off_t, std::int64_t>; // device, inode, size, mtime
-std::mutex checked_mutex;
-std::map<FileState, bool> checked; // files found sound
-
 } // namespace
 
-void check_global_heaps(const std::string& path) {
-    const Descriptor fd(path, O_RDONLY);
-    struct stat st {};
-    if (fd.get() < 0 || ::fstat(fd.get(), &st) != 0)
-        throw IoError("cannot read '" + path + "': " + std::strerror(errno));
-    if (!S_ISREG(st.st_mode) || st.st_size < static_cast<off_t>(header)) return;
-    const FileState state{st.st_dev, st.st_ino, st.st_size,
-                          static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 +
-                              st.st_mtim.tv_nsec};
-    {
-        const std::lock_guard<std::mutex> lock(checked_mutex);
-        if (checked.count(state) != 0) return;
-    }
-    const std::int64_t garbled = first_garbled(fd.get(), static_cast<std::uint64_t>(st.st_size));
+void check_global_heaps(int fd, std::uint64_t length, const std::string& path) {
+    if (length < header) return;
+    const std::int64_t garbled = first_garbled(fd, length);
     if (garbled >= 0)
         throw InputError("'" + path + "' is damaged: the global heap collection at byte " +
                          std::to_string(garbled) + " is garbled (its object sizes do not add up)");
-    const std::lock_guard<std::mutex> lock(checked_mutex);
-    checked[state] = true;
 }
 
 } // namespace rubble::io

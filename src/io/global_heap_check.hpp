@@ -8,14 +8,15 @@
 // reference count, reserved, size) and their data padded to 8 bytes. libhdf5 1.10 trusts the
 // object sizes: a garbled one makes it loop for ever or copy past its buffer (found by the
 // fuzz test of the readers). So before a file is opened, every collection's objects must add
-// up to the collection's size. The scan reads the file once (at disk speed); its result is
-// remembered for as long as the file's size and modification time do not change.
+// up to the collection's size. The scan reads the file once (at disk speed); structure_check.hpp
+// runs it and remembers the result.
+#include <cstdint>
 #include <string>
 
 namespace rubble::io {
 
-/// Throws InputError naming `path` and the byte offset if a global heap collection is
-/// garbled; IoError if the file cannot be read.
-void check_global_heaps(const std::string& path);
+/// Scans the `length` bytes of the open file `fd`; throws InputError naming `path` and the byte
+/// offset if a global heap collection is garbled.
+void check_global_heaps(int fd, std::uint64_t length, const std::string& path);
 
 } // namespace rubble::io

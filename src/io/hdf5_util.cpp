@@ -325,6 +325,12 @@ void check_storage(hid_t set, const std::string& name, std::size_t rows, std::si
 
 } // namespace
 
+void check_dataset_storage(hid_t loc, const std::string& name) {
+    const auto [rows, cols] = dataset_shape(loc, name);
+    Handle set = open_dataset(loc, name);
+    check_storage(set.get(), name, rows, cols);
+}
+
 std::vector<double> read_doubles(hid_t loc, const std::string& name) {
     const auto [rows, cols] = dataset_shape(loc, name);
     std::vector<double> out;

@@ -8,12 +8,12 @@
 #include <limits>
 
 #include "file_space.hpp"
-#include "global_heap_check.hpp"
 #include "hdf5_util.hpp"
 #include "hull_shapes_io.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/version.hpp"
 #include "stepper_state_io.hpp"
+#include "structure_check.hpp"
 #include "table_io.hpp"
 #include "undo_journal.hpp"
 
@@ -97,7 +97,7 @@ void recover_interrupted_write(const std::string& path) {
 h5::Handle open_rubble(const std::string& path, h5::Mode mode) {
     if (!std::filesystem::exists(path)) throw InputError("'" + path + "': no such file");
     recover_interrupted_write(path);
-    check_global_heaps(path); // before libhdf5 reads a string (global_heap_check.hpp)
+    check_structure(path); // before libhdf5 reads it here (structure_check.hpp)
     h5::Handle file;
     try {
         file = h5::open_file(path, mode);
