@@ -225,15 +225,21 @@ void write_dataset(hid_t loc, const std::string& name, const std::int64_t* data,
     write_typed(loc, name, H5T_STD_I64LE, H5T_NATIVE_INT64, data, rows, cols, units, description);
 }
 
-std::pair<std::size_t, std::size_t> dataset_shape(hid_t loc, const std::string& name) {
-    Handle set = open_dataset(loc, name);
-    Handle space(checked(H5Dget_space(set.get()), "H5Dget_space"), H5Sclose);
+namespace {
+// {rows, cols} of an open dataset (cols = 1 for one-dimensional).
+std::pair<std::size_t, std::size_t> shape_of(hid_t set, const std::string& name) {
+    Handle space(checked(H5Dget_space(set), "H5Dget_space"), H5Sclose);
     std::array<hsize_t, 2> dims{0, 1};
     const int rank = H5Sget_simple_extent_ndims(space.get());
     if (rank < 1 || rank > 2)
         throw IoError("dataset " + name + " has rank " + std::to_string(rank));
     H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
     return {static_cast<std::size_t>(dims[0]), rank == 2 ? static_cast<std::size_t>(dims[1]) : 1};
+}
+} // namespace
+
+std::pair<std::size_t, std::size_t> dataset_shape(hid_t loc, const std::string& name) {
+    return shape_of(open_dataset(loc, name).get(), name);
 }
 
 // A damaged dataspace can claim more elements than memory holds (bad_alloc, or an overcommitted
@@ -264,8 +270,8 @@ void check_chunks(hid_t set, hid_t dcpl, const std::string& name, std::size_t ro
                   std::size_t cols, std::size_t element, std::uint64_t size) {
     std::array<hsize_t, 2> chunk{0, 0};
     const int rank = H5Pget_chunk(dcpl, 2, chunk.data());
-    const int expected_rank = H5Sget_simple_extent_ndims(
-        Handle(checked(H5Dget_space(set), "H5Dget_space"), H5Sclose).get());
+    const Handle space(checked(H5Dget_space(set), "H5Dget_space"), H5Sclose);
+    const int expected_rank = H5Sget_simple_extent_ndims(space.get());
     if (rank != expected_rank || chunk[0] == 0 || (rank == 2 && chunk[1] == 0))
         throw damaged(name, "has a malformed chunk layout");
     const std::size_t chunk_cols = rank == 2 ? chunk[1] : 1;
@@ -323,36 +329,31 @@ void check_storage(hid_t set, const std::string& name, std::size_t rows, std::si
     }
 }
 
+// Reads a whole dataset as mem_type, its storage checked first.
+template <class T> std::vector<T> read_values(hid_t loc, const std::string& name, hid_t mem_type) {
+    const Handle set = open_dataset(loc, name);
+    const auto [rows, cols] = shape_of(set.get(), name);
+    check_storage(set.get(), name, rows, cols);
+    std::vector<T> out(rows * cols);
+    if (!out.empty())
+        check(H5Dread(set.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()),
+              "reading dataset " + name);
+    return out;
+}
+
 } // namespace
 
-void check_dataset_storage(hid_t loc, const std::string& name) {
-    const auto [rows, cols] = dataset_shape(loc, name);
-    Handle set = open_dataset(loc, name);
-    check_storage(set.get(), name, rows, cols);
+void check_dataset_storage(hid_t set, const std::string& name) {
+    const auto [rows, cols] = shape_of(set, name);
+    check_storage(set, name, rows, cols);
 }
 
 std::vector<double> read_doubles(hid_t loc, const std::string& name) {
-    const auto [rows, cols] = dataset_shape(loc, name);
-    std::vector<double> out;
-    Handle set = open_dataset(loc, name);
-    check_storage(set.get(), name, rows, cols);
-    out.resize(rows * cols);
-    if (!out.empty())
-        check(H5Dread(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()),
-              "reading dataset " + name);
-    return out;
+    return read_values<double>(loc, name, H5T_NATIVE_DOUBLE);
 }
 
 std::vector<std::int64_t> read_ints(hid_t loc, const std::string& name) {
-    const auto [rows, cols] = dataset_shape(loc, name);
-    std::vector<std::int64_t> out;
-    Handle set = open_dataset(loc, name);
-    check_storage(set.get(), name, rows, cols);
-    out.resize(rows * cols);
-    if (!out.empty())
-        check(H5Dread(set.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()),
-              "reading dataset " + name);
-    return out;
+    return read_values<std::int64_t>(loc, name, H5T_NATIVE_INT64);
 }
 
 void create_series(hid_t loc, const std::string& name, std::size_t cols, bool integer,
@@ -375,8 +376,8 @@ void create_series(hid_t loc, const std::string& name, std::size_t cols, bool in
 void append_rows(hid_t loc, const std::string& name, const void* data, std::size_t rows,
                  bool integer) {
     if (rows == 0) return;
-    const auto [old_rows, cols] = dataset_shape(loc, name);
     Handle set = open_dataset(loc, name);
+    const auto [old_rows, cols] = shape_of(set.get(), name);
     const int rank = cols == 1 ? 1 : 2;
     const std::array<hsize_t, 2> new_dims{old_rows + rows, cols};
     check(H5Dset_extent(set.get(), new_dims.data()), "extending " + name);
@@ -394,9 +395,9 @@ void append_rows(hid_t loc, const std::string& name, const void* data, std::size
 }
 
 void truncate_rows(hid_t loc, const std::string& name, std::size_t rows) {
-    const auto [old_rows, cols] = dataset_shape(loc, name);
-    if (rows >= old_rows) return;
     Handle set = open_dataset(loc, name);
+    const auto [old_rows, cols] = shape_of(set.get(), name);
+    if (rows >= old_rows) return;
     const std::array<hsize_t, 2> dims{rows, cols};
     check(H5Dset_extent(set.get(), dims.data()), "truncating " + name);
 }

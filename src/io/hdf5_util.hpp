@@ -91,10 +91,10 @@ void write_dataset(hid_t loc, const std::string& name, const std::int64_t* data,
 
 /// Shape of a dataset: {rows, cols} (cols = 1 for one-dimensional).
 [[nodiscard]] std::pair<std::size_t, std::size_t> dataset_shape(hid_t loc, const std::string& name);
-/// Checks a dataset's storage before libhdf5 reads it: each chunk's size and place in the chunk
-/// index, a compact dataset's stored size, a contiguous block inside the file. Throws IoError
-/// naming it. read_doubles and read_ints check first.
-void check_dataset_storage(hid_t loc, const std::string& name);
+/// Checks the open dataset `set`'s storage before libhdf5 reads it: each chunk's size and place
+/// in the chunk index, a compact dataset's stored size, a contiguous block inside the file.
+/// Throws IoError naming it (`name`). read_doubles and read_ints check first.
+void check_dataset_storage(hid_t set, const std::string& name);
 [[nodiscard]] std::vector<double> read_doubles(hid_t loc, const std::string& name);
 [[nodiscard]] std::vector<std::int64_t> read_ints(hid_t loc, const std::string& name);
 

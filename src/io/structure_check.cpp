@@ -60,7 +60,7 @@ void walk_object(hid_t root, const char* name) {
     (void)H5Aiterate2(object.get(), H5_INDEX_NAME, H5_ITER_NATIVE, &index, read_attribute, nullptr);
     if (H5Iget_type(object.get()) == H5I_DATASET) {
         try {
-            h5::check_dataset_storage(root, name);
+            h5::check_dataset_storage(object.get(), name);
         } catch (const std::exception&) {
         }
     }
