@@ -10,12 +10,12 @@
 #include <map>
 #include <vector>
 
+#include "rubble/core/random.hpp"
 #include "rubble/gpu/device_info.hpp"
 #include "rubble/gpu/gpu_gravity.hpp"
 #include "rubble/gpu/gpu_solvers.hpp"
 #include "rubble/gravity/direct_gravity.hpp"
 #include "rubble/gravity/tree_gravity.hpp"
-#include "rubble/ic/random.hpp"
 
 using namespace rubble;
 
@@ -35,7 +35,7 @@ const Cloud& cloud(bool plummer, std::size_t n) {
     Cloud c;
     c.pos.resize(n);
     c.mass.assign(n, 1.0 / static_cast<double>(n));
-    ic::Rng rng(plummer ? 2 : 1);
+    Rng rng(plummer ? 2 : 1);
     for (std::size_t i = 0; i < n; ++i) {
         if (plummer) {
             // Plummer (1911) radii from the inverted cumulative mass (tests/support/spheres.hpp).

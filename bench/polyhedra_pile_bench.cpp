@@ -36,13 +36,13 @@
 #include <omp.h>
 
 #include "rubble/boundaries/wall.hpp"
+#include "rubble/core/polyhedron.hpp"
+#include "rubble/core/random.hpp"
 #include "rubble/core/rigid_body.hpp"
 #include "rubble/gravity/no_gravity.hpp"
 #include "rubble/ic/aggregates.hpp"
-#include "rubble/ic/random.hpp"
 #include "rubble/integrate/simulation.hpp"
 #include "rubble/polyhedra/nsc_stepper.hpp"
-#include "rubble/shapes/polyhedron.hpp"
 
 using namespace rubble;
 
@@ -137,7 +137,7 @@ Options parse(int argc, char** argv) {
 // velocities and spins.
 Bodies make_grains(std::uint64_t seed) {
     Bodies b;
-    ic::Rng rng(seed);
+    Rng rng(seed);
     ic::GrainConfig grain;
     grain.kind = ic::GrainKind::hull;
     grain.aspect = Vec3(1.0, 0.7, 0.5); // the fragments' a : b : c (Fujiwara et al. 1978)

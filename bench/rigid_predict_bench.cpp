@@ -8,10 +8,10 @@
 
 #include <benchmark/benchmark.h>
 
-#include "rubble/collisions/predict.hpp"
 #include "rubble/collisions/rigid_predict.hpp"
+#include "rubble/core/contact_time.hpp"
+#include "rubble/core/random.hpp"
 #include "rubble/core/rigid_body.hpp"
-#include "rubble/ic/random.hpp"
 
 using namespace rubble;
 
@@ -44,7 +44,7 @@ void BM_AggregatePairPrediction(benchmark::State& state) {
     const double reach = collisions::reach_of(parts);
     // A cube's moments are equal: stretch them a little so the bodies turn as asymmetric tops.
     const Vec3 moments = mp.moments.cwiseProduct(Vec3(1.0, 1.1, 1.3));
-    ic::Rng rng(5);
+    Rng rng(5);
     std::vector<Pair> pairs;
     for (int k = 0; k < state.range(1); ++k) {
         const Vec3 dir = rng.unit_vector();
@@ -76,7 +76,7 @@ BENCHMARK(BM_AggregatePairPrediction)->Args({10, 1000})->Args({100, 1000})->Args
 
 // The same question for two spheres of the aggregates' bounding radius.
 void BM_SpherePairPrediction(benchmark::State& state) {
-    ic::Rng rng(5);
+    Rng rng(5);
     struct SpherePair {
         Vec3 r, v;
     };
@@ -88,8 +88,8 @@ void BM_SpherePairPrediction(benchmark::State& state) {
     std::int64_t contacts = 0;
     for (auto _ : state) {
         for (const SpherePair& p : pairs) {
-            const auto t = collisions::predict_contact_at(Vec3::Zero(), Vec3::Zero(), 0.0, p.r, p.v,
-                                                          0.0, 2.74, 0.0);
+            const auto t =
+                predict_contact_at(Vec3::Zero(), Vec3::Zero(), 0.0, p.r, p.v, 0.0, 2.74, 0.0);
             contacts += t && *t <= 1.0 ? 1 : 0;
             benchmark::DoNotOptimize(t);
         }

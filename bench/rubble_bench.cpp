@@ -13,8 +13,8 @@
 #include "rubble/gravity/direct_gravity.hpp"
 #include "rubble/gravity/tree_gravity.hpp"
 #include "rubble/ic/generators.hpp"
-#include "rubble/io/run_file.hpp"
-#include "rubble/io/xdmf_sidecar.hpp"
+#include "rubble/runfile/run_file.hpp"
+#include "rubble/runfile/xdmf_sidecar.hpp"
 
 using namespace rubble;
 
@@ -32,7 +32,7 @@ ic::CloudConfig cloud(std::int64_t n) {
 
 void BM_DirectGravity(benchmark::State& state) {
     const auto n = state.range(0);
-    ic::Rng rng(1);
+    Rng rng(1);
     const Bodies b = ic::make_cloud(cloud(n), rng);
     gravity::DirectGravity g(G_SI, 0.0);
     std::vector<Vec3> acc(b.size());
@@ -59,7 +59,7 @@ BENCHMARK(BM_DirectGravity)
 // accuracy table; args: N, theta x 100, multipole order, bucket size.
 void BM_TreeGravity(benchmark::State& state) {
     const auto n = state.range(0);
-    ic::Rng rng(1);
+    Rng rng(1);
     Bodies b;
     const double radius = std::cbrt(10.0 * static_cast<double>(n));
     for (std::int64_t i = 0; i < n; ++i)
@@ -95,7 +95,7 @@ BENCHMARK(BM_TreeGravity)
 
 void BM_TreeBuild(benchmark::State& state) {
     const auto n = state.range(0);
-    ic::Rng rng(1);
+    Rng rng(1);
     std::vector<Vec3> pos;
     std::vector<double> mass(static_cast<std::size_t>(n), 1.0);
     const double radius = std::cbrt(10.0 * static_cast<double>(n));
@@ -112,7 +112,7 @@ BENCHMARK(BM_TreeBuild)
 
 void BM_CloudPlacement(benchmark::State& state) {
     for (auto _ : state) {
-        ic::Rng rng(2);
+        Rng rng(2);
         benchmark::DoNotOptimize(ic::make_cloud(cloud(state.range(0)), rng));
     }
     state.counters["bodies/s"] = benchmark::Counter(static_cast<double>(state.range(0)),
@@ -126,17 +126,17 @@ BENCHMARK(BM_CloudPlacement)
     ->UseRealTime();
 
 void BM_SnapshotWrite(benchmark::State& state) {
-    ic::Rng rng(3);
+    Rng rng(3);
     const Bodies b = ic::make_cloud(cloud(state.range(0)), rng);
     const std::string path =
         (std::filesystem::temp_directory_path() / "rubble_bench_snapshot.h5").string();
     for (auto _ : state) {
-        io::RunFile f = io::RunFile::create(path, "", 0.0, true);
+        runfile::RunFile f = runfile::RunFile::create(path, "", 0.0, true);
         f.write_snapshot(b, 0.0, 0);
     }
     state.counters["MB"] = static_cast<double>(std::filesystem::file_size(path)) / 1e6;
     std::filesystem::remove(path);
-    std::filesystem::remove(io::xdmf_sidecar_path(path)); // written with each snapshot
+    std::filesystem::remove(runfile::xdmf_sidecar_path(path)); // written with each snapshot
 }
 BENCHMARK(BM_SnapshotWrite)
     ->Arg(100000)
@@ -148,27 +148,27 @@ BENCHMARK(BM_SnapshotWrite)
 // the new snapshot only (warm, third argument 0); a resume or `rubble xdmf` reads every
 // snapshot's (cold, 1). Both write the whole text, which grows with the snapshots S.
 void BM_XdmfSidecar(benchmark::State& state) {
-    ic::Rng rng(3);
+    Rng rng(3);
     const Bodies b = ic::make_cloud(cloud(state.range(0)), rng);
     const std::string path =
         (std::filesystem::temp_directory_path() / "rubble_bench_sidecar.h5").string();
     {
-        io::RunFile f = io::RunFile::create(path, "", 0.0, true);
+        runfile::RunFile f = runfile::RunFile::create(path, "", 0.0, true);
         for (std::int64_t k = 0; k < state.range(1); ++k)
             f.write_snapshot(b, static_cast<double>(k), k);
     }
-    io::XdmfSidecar warm(path);
+    runfile::XdmfSidecar warm(path);
     warm.write();
     for (auto _ : state) {
         if (state.range(2) == 0)
             benchmark::DoNotOptimize(warm.write());
         else
-            benchmark::DoNotOptimize(io::write_xdmf_sidecar(path));
+            benchmark::DoNotOptimize(runfile::write_xdmf_sidecar(path));
     }
     state.counters["kB"] =
-        static_cast<double>(std::filesystem::file_size(io::xdmf_sidecar_path(path))) / 1e3;
+        static_cast<double>(std::filesystem::file_size(runfile::xdmf_sidecar_path(path))) / 1e3;
     std::filesystem::remove(path);
-    std::filesystem::remove(io::xdmf_sidecar_path(path));
+    std::filesystem::remove(runfile::xdmf_sidecar_path(path));
 }
 BENCHMARK(BM_XdmfSidecar)
     ->Args({100000, 100, 0})

@@ -46,7 +46,7 @@ SNAPSHOT_FIELDS = {"id": ("i", ()), "mass": ("f", ()), "radius": ("f", ()),
 
 # The datasets of a snapshot's `spheres` group (format version 3), one row per sphere. A
 # snapshot without the group (format version 2, or written by a version 2 run before it was
-# resumed) holds free spheres, as rubble's own reader takes it (src/io/run_file.cpp).
+# resumed) holds free spheres, as rubble's own reader takes it (src/runfile/run_file.cpp).
 SPHERE_FIELDS = {"body": ("i", ()), "offset": ("f", (3,)), "radius": ("f", ()),
                  "mass": ("f", ())}
 

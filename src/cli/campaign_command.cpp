@@ -6,11 +6,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "../io/atomic_file.hpp"
 #include "interrupt.hpp"
+#include "rubble/campaign/campaign.hpp"
 #include "rubble/core/error.hpp"
-#include "rubble/io/campaign.hpp"
-#include "rubble/io/run_file.hpp"
+#include "rubble/runfile/run_file.hpp"
+#include "rubble/storage/atomic_file.hpp"
 #include "run_command.hpp"
 
 namespace rubble::cli {
@@ -20,31 +20,31 @@ enum class RunState { missing, incomplete, finished };
 
 // The state of run k's file, refusing a file that is not this campaign's: running on would
 // mix two campaigns' results under one index.
-RunState run_state(const io::Campaign& c, std::size_t k) {
-    const std::string path = io::run_path(c, k);
+RunState run_state(const campaign::Campaign& c, std::size_t k) {
+    const std::string path = campaign::run_path(c, k);
     if (!std::filesystem::exists(path)) return RunState::missing;
-    const io::ParameterSet p =
-        io::parse_parameters(io::read_parameters_toml(path), path + ":/parameters");
+    const config::ParameterSet p =
+        config::parse_parameters(runfile::read_parameters_toml(path), path + ":/parameters");
     const std::string& id = p.string("campaign.id");
     if (id != c.id)
         throw InputError("'" + path + "' belongs to " +
                          (id.empty() ? std::string("no campaign") : "campaign " + id) +
                          ", not to campaign " + c.id + " of '" + c.path +
                          "': move it away, or give this campaign another campaign.directory");
-    return io::is_complete(path) ? RunState::finished : RunState::incomplete;
+    return runfile::is_complete(path) ? RunState::finished : RunState::incomplete;
 }
 
 // The index is written before any run, so that an interrupted campaign can be compared so far;
 // an index of another campaign in the same directory is refused, not overwritten.
-void write_index(const io::Campaign& c) {
+void write_index(const campaign::Campaign& c) {
     std::error_code ec;
     std::filesystem::create_directories(c.directory, ec);
     if (ec)
         throw IoError("cannot create the campaign directory '" + c.directory +
                       "': " + ec.message());
-    const std::string index = io::index_path(c);
+    const std::string index = campaign::index_path(c);
     if (std::filesystem::exists(index)) {
-        const std::string id = io::read_index_id(index);
+        const std::string id = campaign::read_index_id(index);
         if (id != c.id)
             throw InputError("'" + index + "' is the index of campaign " + id + ", but '" + c.path +
                              "' now defines campaign " + c.id +
@@ -52,11 +52,11 @@ void write_index(const io::Campaign& c) {
                              "campaign.directory, or remove '" +
                              c.directory + "' to start again");
     }
-    io::replace_file_atomically(index, io::index_json(c));
+    storage::replace_file_atomically(index, campaign::index_json(c));
 }
 
-std::string run_label(const io::Campaign& c, std::size_t k) {
-    const io::CampaignRun& r = c.runs[k];
+std::string run_label(const campaign::Campaign& c, std::size_t k) {
+    const campaign::CampaignRun& r = c.runs[k];
     return "set " + c.sets[r.set].name + ", seed " + std::to_string(r.seed) + ", " +
            std::string(enum_name(ic::representation_names, r.model));
 }
@@ -76,7 +76,7 @@ const char* state_name(RunState s) {
 } // namespace
 
 int campaign_command(const CampaignOptions& o, std::ostream& out, std::ostream& err) {
-    const io::Campaign c = io::load_campaign(o.path);
+    const campaign::Campaign c = campaign::load_campaign(o.path);
     const std::size_t n = c.runs.size();
     out << "campaign " << c.name << " (id " << c.id << "): " << c.sets.size()
         << " initial conditions x " << c.seeds.size() << " seed(s) x " << c.models.size()
@@ -90,7 +90,7 @@ int campaign_command(const CampaignOptions& o, std::ostream& out, std::ostream& 
     std::size_t skipped = 0;
     for (std::size_t k = 0; k < n; ++k) {
         const RunState state = run_state(c, k);
-        const std::string path = io::run_path(c, k);
+        const std::string path = campaign::run_path(c, k);
         if (state == RunState::finished) {
             ++skipped;
             continue;
@@ -101,10 +101,10 @@ int campaign_command(const CampaignOptions& o, std::ostream& out, std::ostream& 
         r.quiet = o.quiet;
         r.progress_prefix = label + ": ";
         if (state == RunState::incomplete) {
-            r.resume_path = path;
+            r.request.resume_path = path;
         } else {
-            r.params = io::run_parameters(c, k);
-            r.params_path = c.path;
+            r.request.params = campaign::run_parameters(c, k);
+            r.request.params_path = c.path;
         }
         // Each run's own report goes to its log; the campaign keeps one line per run.
         const std::string log_path = std::filesystem::path(path).replace_extension(".log").string();
@@ -129,7 +129,7 @@ int campaign_command(const CampaignOptions& o, std::ostream& out, std::ostream& 
             return rc;
         }
         if (rc != 0) return rc;
-        const std::string reason = io::read_stop_reason(path);
+        const std::string reason = runfile::read_stop_reason(path);
         char line[128];
         std::snprintf(line, sizeof line, "%.3g s wall", wall);
         out << label << ": " << (reason == "settled" ? "settled" : "reached its end time")
@@ -138,7 +138,7 @@ int campaign_command(const CampaignOptions& o, std::ostream& out, std::ostream& 
     }
     out << "campaign " << c.name << ": all " << n << " runs finished";
     if (skipped > 0) out << " (" << skipped << " already before)";
-    out << "; index: " << io::index_path(c) << "\n";
+    out << "; index: " << campaign::index_path(c) << "\n";
     return 0;
 }
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// `rubble campaign FILE.toml`: the runs of a campaign (io/campaign.hpp, docs/campaigns.md), one
-// after another, each an ordinary run with its own HDF5 file in the campaign's directory and its
-// text output in RUN.log beside it. Running it again continues the campaign: a finished run is
+// `rubble campaign FILE.toml`: the runs of a campaign (campaign/campaign.hpp, docs/campaigns.md),
+// one after another, each an ordinary run with its own HDF5 file in the campaign's directory and
+// its text output in RUN.log beside it. Running it again continues the campaign: a finished run is
 // not run again, an interrupted one resumes from its last snapshot (bitwise as if it had not
 // stopped), and a missing one starts.
 #include <ostream>

@@ -8,9 +8,9 @@
 #include <CLI/CLI.hpp>
 
 #include "campaign_command.hpp"
+#include "rubble/config/parameters.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/gpu/device_info.hpp"
-#include "rubble/io/parameters.hpp"
 #include "rubble/version.hpp"
 #include "run_command.hpp"
 #include "xdmf_command.hpp"
@@ -31,7 +31,7 @@ std::string version_text() {
     return os.str();
 }
 
-std::string option_help(const io::ParamSpec& s) {
+std::string option_help(const config::ParamSpec& s) {
     std::string h = s.help;
     if (!s.unit.empty()) h += " [" + s.unit + "]";
     h += " (default " + s.default_text;
@@ -39,17 +39,17 @@ std::string option_help(const io::ParamSpec& s) {
     return h + ")";
 }
 
-const char* type_label(io::ParamType t) {
+const char* type_label(config::ParamType t) {
     switch (t) {
-    case io::ParamType::real:
+    case config::ParamType::real:
         return "REAL";
-    case io::ParamType::integer:
+    case config::ParamType::integer:
         return "INT";
-    case io::ParamType::boolean:
+    case config::ParamType::boolean:
         return "BOOL";
-    case io::ParamType::string:
+    case config::ParamType::string:
         return "TEXT";
-    case io::ParamType::vector:
+    case config::ParamType::vector:
         return "X,Y,Z";
     }
     return "VALUE";
@@ -64,17 +64,17 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
 
     RunOptions run;
     auto* run_cmd = app.add_subcommand("run", "Run a scenario from a TOML parameter file");
-    run_cmd->add_option("params", run.params_path, "TOML parameter file (see params/)");
-    run_cmd->add_option("--resume", run.resume_path,
+    run_cmd->add_option("params", run.request.params_path, "TOML parameter file (see params/)");
+    run_cmd->add_option("--resume", run.request.resume_path,
                         "Continue the run stored in this HDF5 output from its last snapshot");
     run_cmd
-        ->add_option("--stop-after", run.stop_after,
+        ->add_option("--stop-after", run.request.stop_after,
                      "Stop (resumably, with a snapshot) after this many steps")
         ->check(CLI::NonNegativeNumber);
     run_cmd->add_flag("--quiet", run.quiet, "No progress line");
     std::map<std::string, std::string> override_text;
     std::map<std::string, CLI::Option*> override_opts;
-    for (const auto& s : io::parameter_specs()) {
+    for (const auto& s : config::parameter_specs()) {
         override_opts[s.key] =
             run_cmd->add_option("--" + s.key, override_text[s.key], option_help(s))
                 ->group("Parameters [" + s.section() + "]")
@@ -108,17 +108,17 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
 
     try {
         if (params_cmd->parsed()) {
-            out << (markdown ? io::parameters_markdown() : io::ParameterSet().to_toml());
+            out << (markdown ? config::parameters_markdown() : config::ParameterSet().to_toml());
             return 0;
         }
         if (xdmf_cmd->parsed()) return xdmf_command(xdmf_paths, out);
         if (campaign_cmd->parsed()) return campaign_command(campaign, out, err);
-        if (run.params_path.empty() && run.resume_path.empty())
+        if (run.request.params_path.empty() && run.request.resume_path.empty())
             throw InputError("rubble run: give a parameter file (rubble run PARAMS.toml) or "
                              "--resume OUT.h5");
-        for (const auto& s : io::parameter_specs()) {
+        for (const auto& s : config::parameter_specs()) {
             if (override_opts[s.key]->count() > 0)
-                run.overrides.emplace_back(s.key, override_text[s.key]);
+                run.request.overrides.emplace_back(s.key, override_text[s.key]);
         }
         return run_command(run, out, err);
     } catch (const InputError& e) {

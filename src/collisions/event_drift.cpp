@@ -11,16 +11,16 @@
 
 #include "rubble/boundaries/periodic.hpp"
 #include "rubble/boundaries/wall_predict.hpp"
-#include "rubble/boundaries/wall_resolve.hpp"
 #include "rubble/collisions/find_overlaps.hpp"
 #include "rubble/collisions/merge.hpp"
 #include "rubble/collisions/overlaps.hpp"
-#include "rubble/collisions/predict.hpp"
 #include "rubble/collisions/resolve.hpp"
 #include "rubble/collisions/restitution_law.hpp"
 #include "rubble/collisions/rigid_predict.hpp"
 #include "rubble/collisions/rigid_wall_predict.hpp"
 #include "rubble/collisions/wall_overlaps.hpp"
+#include "rubble/collisions/wall_resolve.hpp"
+#include "rubble/core/contact_time.hpp"
 #include "rubble/core/debug_checks.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/core/stop_request.hpp"
@@ -504,7 +504,7 @@ void EventDrivenDrift::collide_wall(Bodies& b, const CollisionEvent& e, double t
     ++count_[i];
     r.free_path = 0.0;
     // A sphere cannot merge with a wall: it bounces whatever the outcome.
-    const boundaries::WallOutcome o = boundaries::resolve_wall_contact(s, n, uw, eps);
+    const collisions::WallOutcome o = collisions::resolve_wall_contact(s, n, uw, eps);
     wall_impulses_[k].add(contact, o.impulse);
     moving_[i].vel = o.vel;
     r.speed = o.vel.norm();

@@ -9,7 +9,7 @@
 #include "rubble/boundaries/wall_predict.hpp"
 #include "rubble/collisions/drift_checks.hpp"
 #include "rubble/collisions/event_drift.hpp"
-#include "rubble/collisions/predict.hpp"
+#include "rubble/core/contact_time.hpp"
 
 namespace rubble::collisions {
 

@@ -2,6 +2,8 @@
 // The event-driven drift seen through the Stepper interface (integrate/stepper.hpp).
 #include "rubble/collisions/event_drift.hpp"
 
+#include <sstream>
+
 namespace rubble::collisions {
 
 integrate::StepStats EventDrivenDrift::advance(Bodies& b, double h, double t0, bool may_abandon) {
@@ -20,6 +22,20 @@ integrate::StepStats EventDrivenDrift::advance(Bodies& b, double h, double t0, b
               {"wall_collisions", static_cast<double>(d.wall_collisions)},
               {"grazes", static_cast<double>(d.grazes)}};
     return s;
+}
+
+std::string EventDrivenDrift::summary(const Bodies& b) const {
+    const CollisionConfig& k = config_;
+    std::ostringstream out;
+    out << "collisions: " << enum_name(outcome_names, k.outcome) << ", eps_n = " << k.eps_n
+        << ", eps_t = " << k.eps_t << ", v_min = " << k.v_min << " m/s, f_crit = " << k.f_crit;
+    if (k.mu > 0.0) out << ", Coulomb mu = " << k.mu << " (aggregates)";
+    if (!b.all_free_spheres())
+        out << ", overlaps "
+            << enum_name(overlap_strategy_names, effective_overlaps(k.overlaps, true));
+    if (k.periodic_box > 0.0) out << ", periodic box " << k.periodic_box << " m";
+    if (!k.walls.empty()) out << ", " << k.walls.size() << " wall(s)";
+    return out.str();
 }
 
 void EventDrivenDrift::discard() {

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "rubble/collisions/merge.hpp"
-#include "rubble/collisions/predict.hpp"
 #include "rubble/collisions/resolve.hpp"
 #include "rubble/collisions/restitution_law.hpp"
+#include "rubble/core/contact_time.hpp"
 #include "rubble/core/error.hpp"
 #include "sphere_access.hpp"
 

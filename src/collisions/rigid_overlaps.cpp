@@ -4,10 +4,10 @@
 #include <cstdio>
 #include <string>
 
-#include "rubble/boundaries/wall_resolve.hpp"
 #include "rubble/collisions/restitution_law.hpp"
 #include "rubble/collisions/rigid_impulse.hpp"
 #include "rubble/collisions/rigid_merge.hpp"
+#include "rubble/collisions/wall_resolve.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/core/rigid_body.hpp"
 #include "rubble/integrate/leapfrog.hpp"
@@ -64,7 +64,7 @@ void store(Bodies& b, const RigidOverlap& o, const RigidOutcome& out) {
 }
 
 void repulse(Bodies& b, const RigidOverlap& o, const Touch& t, double dt,
-             std::vector<boundaries::WallImpulse>& impulses) {
+             std::vector<collisions::WallImpulse>& impulses) {
     const double un = t.n.dot(contact_velocity(t.s1, t.s2, t.p)); // > 0: parting
     const double du = o.depth / dt - un;
     if (!(du > 0.0)) return; // already parting fast enough
@@ -98,7 +98,7 @@ void carry(Bodies& b, const RigidOverlap& o, double dt) {
 
 void trace_back(Bodies& b, const RigidOverlap& o, const Touch& t,
                 const std::vector<boundaries::Wall>& walls, const std::vector<Vec3>& wall_at,
-                const CollisionConfig& c, std::vector<boundaries::WallImpulse>& impulses) {
+                const CollisionConfig& c, std::vector<collisions::WallImpulse>& impulses) {
     const double un = t.n.dot(contact_velocity(t.s1, t.s2, t.p));
     if (!(un < 0.0)) {
         push_apart(b, o, t); // not closing in: it did not come from a missed contact
@@ -150,7 +150,7 @@ void handle_rigid_overlaps(Bodies& b, const std::vector<RigidOverlap>& overlaps,
                            const std::vector<boundaries::Wall>& walls,
                            const std::vector<Vec3>& wall_at, const CollisionConfig& c, double dt,
                            double time, std::vector<std::uint8_t>& removed,
-                           std::vector<boundaries::WallImpulse>& impulses) {
+                           std::vector<collisions::WallImpulse>& impulses) {
     if (overlaps.empty()) return;
     const OverlapStrategy strategy = effective_overlaps(c.overlaps, true);
     if (strategy == OverlapStrategy::abort) abort_run(b, overlaps, walls, time);

@@ -3,7 +3,7 @@
 
 #include "conservative_advance.hpp"
 #include "path_points.hpp"
-#include "rubble/collisions/predict.hpp"
+#include "rubble/core/contact_time.hpp"
 #include "rubble/core/debug_checks.hpp"
 
 #include <algorithm>

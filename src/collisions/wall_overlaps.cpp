@@ -24,7 +24,7 @@ void push_out(Bodies& b, const WallOverlap& o, const Wall& w, const Vec3& p) {
 // pkdgrav's back-up (overlaps.cpp) against a wall: back along the path relative to the wall
 // to the moment of touching, the missed contact resolved there, forward again.
 void trace_back(Bodies& b, const WallOverlap& o, const Wall& w, const Vec3& p,
-                const CollisionConfig& c, boundaries::WallImpulse& given) {
+                const CollisionConfig& c, collisions::WallImpulse& given) {
     const auto i = static_cast<std::size_t>(o.i);
     const auto ago = boundaries::wall_contact_ago(w, p, b.pos[i], b.vel[i], b.radius[i]);
     if (!ago) {
@@ -38,7 +38,7 @@ void trace_back(Bodies& b, const WallOverlap& o, const Wall& w, const Vec3& p,
     const Vec3 contact = s.pos - s.radius * n;
     const Vec3 uw = boundaries::surface_velocity(w, p_then, contact);
     const double closing = -(s.vel + s.spin.cross(-s.radius * n) - uw).dot(n);
-    const auto out = boundaries::resolve_wall_contact(s, n, uw, restitution_for(c, closing, false));
+    const auto out = collisions::resolve_wall_contact(s, n, uw, restitution_for(c, closing, false));
     given.add(contact, out.impulse);
     b.vel[i] = out.vel;
     b.spin[i] = out.spin;
@@ -46,7 +46,7 @@ void trace_back(Bodies& b, const WallOverlap& o, const Wall& w, const Vec3& p,
 }
 
 void repulse(Bodies& b, const WallOverlap& o, const Wall& w, const Vec3& p, double dt,
-             boundaries::WallImpulse& given) {
+             collisions::WallImpulse& given) {
     const auto i = static_cast<std::size_t>(o.i);
     const boundaries::WallGap g = boundaries::wall_gap(w, p, b.pos[i], b.radius[i]);
     const Vec3 contact = b.pos[i] - b.radius[i] * g.normal;
@@ -100,7 +100,7 @@ std::vector<WallOverlap> find_wall_overlaps(const Bodies& b, const std::vector<W
 void handle_wall_overlaps(Bodies& b, const std::vector<WallOverlap>& overlaps,
                           const std::vector<Wall>& walls, const std::vector<Vec3>& wall_at,
                           const CollisionConfig& c, double dt, double time,
-                          std::vector<boundaries::WallImpulse>& impulses) {
+                          std::vector<collisions::WallImpulse>& impulses) {
     if (overlaps.empty()) return;
     if (effective_overlaps(c.overlaps, false) == OverlapStrategy::abort)
         abort_run(b, overlaps, walls, time);

@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "rubble/shapes/polyhedron_mass.hpp"
+#include "rubble/core/polyhedron_mass.hpp"
 
 namespace rubble {
 

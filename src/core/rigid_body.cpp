@@ -8,7 +8,7 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "rubble/shapes/polyhedron_mass.hpp"
+#include "rubble/core/polyhedron_mass.hpp"
 
 namespace rubble {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "rubble/ic/random.hpp"
+#include "rubble/core/random.hpp"
 
 namespace rubble::gravity {
 
@@ -37,7 +37,7 @@ ErrorPercentiles check_against_direct(std::span<const Vec3> pos, std::span<const
     std::vector<std::size_t> targets(pos.size());
     std::iota(targets.begin(), targets.end(), std::size_t{0});
     if (samples < pos.size()) {
-        ic::Rng rng(seed); // partial Fisher-Yates: the first `samples` entries are the draw
+        Rng rng(seed); // partial Fisher-Yates: the first `samples` entries are the draw
         for (std::size_t k = 0; k < samples; ++k) {
             const auto pick =
                 k + static_cast<std::size_t>(rng.uniform() * static_cast<double>(pos.size() - k));

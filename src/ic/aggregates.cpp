@@ -11,7 +11,7 @@
 #include <stdexcept>
 
 #include "rubble/core/error.hpp"
-#include "rubble/shapes/polyhedron_mass.hpp"
+#include "rubble/core/polyhedron_mass.hpp"
 #include "sphere_grid.hpp"
 
 namespace rubble::ic {

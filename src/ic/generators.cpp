@@ -7,8 +7,8 @@
 #include <string>
 
 #include "rubble/core/error.hpp"
+#include "rubble/core/polyhedron.hpp"
 #include "rubble/core/rigid_body.hpp"
-#include "rubble/shapes/polyhedron.hpp"
 #include "sphere_grid.hpp"
 
 namespace rubble::ic {
@@ -19,7 +19,7 @@ namespace {
 constexpr int max_attempts_per_sphere = 20000;
 // And the whole cloud after this many per sphere on average, so that no input can keep it
 // placing for hours: each sphere can fail just short of the per-sphere limit. Filling to the
-// volume fraction io::max_cloud_volume_fraction = 0.3 takes about 50 per sphere on average
+// volume fraction config::max_cloud_volume_fraction = 0.3 takes about 50 per sphere on average
 // (2e4 equal spheres, sphere or cube), 4 for a power law of radii 0.5 to 3.
 constexpr double max_mean_attempts = 1000.0;
 

@@ -3,45 +3,46 @@
 
 #include "rubble/ic/scenario.hpp"
 #include "rubble/ic/validate.hpp"
-#include "rubble/io/run_file.hpp"
+#include "rubble/runfile/run_file.hpp"
 
 namespace rubble::ic {
 
-InitialState make_initial_state(const io::RunConfig& c) {
+InitialState make_initial_state(const IcConfig& ic, std::uint64_t seed, double G,
+                                double overlap_tolerance) {
     InitialState s;
-    Rng rng(c.seed);
-    std::string origin = "ic." + std::string(enum_name(io::ic_type_names, c.ic_type));
-    switch (c.ic_type) {
-    case io::IcType::cloud:
-        s.bodies = make_cloud(c.cloud, rng);
-        apply_motion(s.bodies, c.motion, rng);
+    Rng rng(seed);
+    std::string origin = "ic." + std::string(enum_name(ic_type_names, ic.type));
+    switch (ic.type) {
+    case IcType::cloud:
+        s.bodies = make_cloud(ic.cloud, rng);
+        apply_motion(s.bodies, ic.motion, rng);
         break;
-    case io::IcType::scenario:
+    case IcType::scenario:
         // The same draws for every grain model, so the same seed gives the same grains, places
         // and (apply_motion after them) velocities and spins (ic/scenario.hpp).
-        s.bodies = represent(make_scenario(c.cloud, rng), c.scenario_model);
-        apply_motion(s.bodies, c.motion, rng);
+        s.bodies = represent(make_scenario(ic.cloud, rng), ic.scenario_model);
+        apply_motion(s.bodies, ic.motion, rng);
         break;
-    case io::IcType::lattice:
-        s.bodies = make_lattice(c.lattice);
-        apply_motion(s.bodies, c.motion, rng);
+    case IcType::lattice:
+        s.bodies = make_lattice(ic.lattice);
+        apply_motion(s.bodies, ic.motion, rng);
         break;
-    case io::IcType::two_body:
-        s.bodies = make_two_body(c.two_body, c.G);
+    case IcType::two_body:
+        s.bodies = make_two_body(ic.two_body, G);
         break;
-    case io::IcType::file: {
-        io::Snapshot snap = io::read_snapshot(c.ic_file, c.ic_snapshot);
+    case IcType::file: {
+        runfile::Snapshot snap = runfile::read_snapshot(ic.file.path, ic.file.snapshot);
         s.bodies = std::move(snap.bodies);
         s.time = snap.time;
-        origin = (c.ic_file_source.empty() ? "" : c.ic_file_source + ": ") + "ic.file.path = \"" +
-                 c.ic_file + "\", snapshot " + std::to_string(snap.index);
+        origin = (ic.file.source.empty() ? "" : ic.file.source + ": ") + "ic.file.path = \"" +
+                 ic.file.path + "\", snapshot " + std::to_string(snap.index);
         break;
     }
     }
     // Validated before the shift: one NaN would otherwise spread to every body through the
     // centre of mass and be blamed on the first of them.
-    validate_bodies(s.bodies, origin, c.collisions.overlap_tolerance);
-    if (c.centre_of_mass_frame) move_to_centre_of_mass_frame(s.bodies);
+    validate_bodies(s.bodies, origin, overlap_tolerance);
+    if (ic.centre_of_mass_frame) move_to_centre_of_mass_frame(s.bodies);
     return s;
 }
 

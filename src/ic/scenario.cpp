@@ -7,9 +7,9 @@
 #include <string>
 
 #include "rubble/core/error.hpp"
+#include "rubble/core/polyhedron.hpp"
+#include "rubble/core/polyhedron_mass.hpp"
 #include "rubble/core/rigid_body.hpp"
-#include "rubble/shapes/polyhedron.hpp"
-#include "rubble/shapes/polyhedron_mass.hpp"
 
 namespace rubble::ic {
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -119,6 +120,22 @@ void check_nsc_config(const NscConfig& c) {
         if (f.shape.vertex_count() < 4 || f.shape.face_count() < 4)
             fail(f.name + ": not a polyhedron (fewer than four vertices or faces)");
     }
+}
+
+std::string NscStepper::summary(const Bodies& b) const {
+    (void)b;
+    std::ostringstream out;
+    out << "collisions: polyhedra (non-smooth contact, "
+        << enum_name(contact_method_names, config_.solver.method) << "), mu = " << config_.mu
+        << ", restitution " << config_.restitution << " above " << config_.bounce_speed
+        << " m/s, margin ";
+    if (config_.margin > 0.0)
+        out << config_.margin << " m";
+    else
+        out << "auto";
+    if (!config_.walls.empty()) out << ", " << config_.walls.size() << " wall(s)";
+    if (!config_.fixed_hulls.empty()) out << ", " << config_.fixed_hulls.size() << " fixed hull(s)";
+    return out.str();
 }
 
 NscStepper::NscStepper(NscConfig config) : config_(std::move(config)) {

@@ -14,6 +14,7 @@
 #include "rubble/gravity/accuracy.hpp"
 #include "rubble/gravity/direct_gravity.hpp"
 #include "rubble/gravity/tree_gravity.hpp"
+#include "rubble/run/make_gravity_solver.hpp"
 #include "spheres.hpp"
 
 using namespace rubble;
@@ -194,14 +195,14 @@ TEST(GpuGravity, AskingForAGpuWithoutOneIsAnInputError) {
     gravity::GravityConfig c;
     c.backend = gravity::Backend::gpu_tree;
     try {
-        (void)gravity::make_gravity_solver(c, 100);
+        (void)run::make_gravity_solver(c, 100);
         FAIL() << "expected InputError";
     } catch (const InputError& e) {
         EXPECT_NE(std::string(e.what()).find("gravity.backend = \"gpu-tree\""), std::string::npos)
             << e.what();
     }
     c.backend = gravity::Backend::automatic;
-    EXPECT_EQ(gravity::make_gravity_solver(c, 100000)->name(), "tree");
+    EXPECT_EQ(run::make_gravity_solver(c, 100000)->name(), "tree");
 }
 
 // Mixed precision: the multipole terms in float (unit roundoff u = 6e-8) from double offsets,

@@ -39,7 +39,7 @@ inline AggregateCollapse aggregate_collapse(std::int64_t n, ic::GrainKind kind,
     cloud.density = 3.0 / (4.0 * pi);
     cloud.grain.kind = kind;
     cloud.grain.spheres_per_grain = spheres_per_grain;
-    ic::Rng rng(2026);
+    Rng rng(2026);
     c.bodies = ic::make_cloud(cloud, rng);
     for (std::size_t s = 0; s < c.bodies.spheres.size(); ++s) {
         c.mass += c.bodies.spheres.mass[s];

@@ -11,15 +11,15 @@
 
 #include "rubble/collisions/rigid_predict.hpp"
 #include "rubble/core/bodies.hpp"
+#include "rubble/core/random.hpp"
 #include "rubble/core/rigid_body.hpp"
-#include "rubble/ic/random.hpp"
 #include "rubble/integrate/rotor_path.hpp"
 
 namespace rubble::test {
 
 /// `count` spheres of density `rho` (kg/m^3) and radii in [0.4, 1] `scale` (m), each touching
 /// or overlapping an earlier one: an irregular, lopsided cluster (off-diagonal inertia).
-inline std::vector<SpherePart> random_cluster(ic::Rng& rng, int count, double scale, double rho) {
+inline std::vector<SpherePart> random_cluster(Rng& rng, int count, double scale, double rho) {
     std::vector<SpherePart> parts;
     for (int k = 0; k < count; ++k) {
         const double r = scale * rng.uniform(0.4, 1.0);
@@ -35,7 +35,7 @@ inline std::vector<SpherePart> random_cluster(ic::Rng& rng, int count, double sc
 }
 
 /// A uniformly random rotation (Shoemake 1992, "Uniform random rotations").
-inline Quat random_rotation(ic::Rng& rng) {
+inline Quat random_rotation(Rng& rng) {
     const double u1 = rng.uniform(), u2 = 2.0 * pi * rng.uniform(), u3 = 2.0 * pi * rng.uniform();
     const double a = std::sqrt(1.0 - u1), c = std::sqrt(u1);
     return Quat(a * std::sin(u2), a * std::cos(u2), c * std::sin(u3), c * std::cos(u3));
@@ -48,7 +48,7 @@ struct ContactGeometry {
 
 /// Moves body j of b so that a random sphere of it touches a random sphere of body i (their
 /// centres (R_i + R_j) apart along a random normal); returns the contact point and normal.
-inline ContactGeometry touch(Bodies& b, std::size_t i, std::size_t j, ic::Rng& rng) {
+inline ContactGeometry touch(Bodies& b, std::size_t i, std::size_t j, Rng& rng) {
     const auto pick = [&](std::size_t k) {
         std::vector<std::size_t> rows;
         for (std::size_t s = 0; s < b.spheres.size(); ++s)
@@ -66,7 +66,7 @@ inline ContactGeometry touch(Bodies& b, std::size_t i, std::size_t j, ic::Rng& r
 /// k spheres of radii 0.6 r to r and density rho (kg/m^3), each new one overlapping a random
 /// earlier one by a fifth of their radii (a random walk of spheres: an irregular, asymmetric
 /// lump with three distinct principal moments).
-inline std::vector<SpherePart> lumpy_aggregate(int k, double r, double rho, ic::Rng& rng) {
+inline std::vector<SpherePart> lumpy_aggregate(int k, double r, double rho, Rng& rng) {
     std::vector<SpherePart> parts;
     while (static_cast<int>(parts.size()) < k) {
         const double radius = r * rng.uniform(0.6, 1.0);
@@ -89,7 +89,7 @@ inline std::vector<SpherePart> lumpy_aggregate(int k, double r, double rho, ic::
 /// spinning at up to w_max (rad/s), at rest on a jittered cubic lattice of spacing 3 k^(1/3) m
 /// (bounding spheres apart), with a free sphere of radius 1 m between every two.
 inline Bodies aggregate_cloud(int n, int k, double w_max, std::uint64_t seed) {
-    ic::Rng rng(seed);
+    Rng rng(seed);
     Bodies b;
     const int side = static_cast<int>(std::ceil(std::cbrt(n)));
     const double spacing = 3.0 * std::cbrt(k) + 4.0;
@@ -154,7 +154,7 @@ struct PathBody {
 /// A body of k random spheres (radii 0.3 to 1, within 1.5 of each other; k = 1: a free
 /// sphere) with its true mass properties (three distinct moments), at x moving at v, randomly
 /// turned, spinning at `spin` rad/s about a random axis, over a drift of h seconds.
-inline PathBody random_path_body(ic::Rng& rng, int k, const Vec3& x, const Vec3& v, double spin,
+inline PathBody random_path_body(Rng& rng, int k, const Vec3& x, const Vec3& v, double spin,
                                  double h) {
     std::vector<SpherePart> spheres;
     for (int s = 0; s < k; ++s) {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "rubble/core/bodies.hpp"
+#include "rubble/core/random.hpp"
 #include "rubble/core/rigid_body.hpp"
-#include "rubble/ic/random.hpp"
 
 namespace rubble::test {
 
@@ -21,7 +21,7 @@ struct Gas {
 };
 
 /// Standard normal deviate (Box & Muller 1958).
-inline double normal_deviate(ic::Rng& rng) {
+inline double normal_deviate(Rng& rng) {
     const double u = 1.0 - rng.uniform(), v = rng.uniform();
     return std::sqrt(-2.0 * std::log(u)) * std::cos(2.0 * pi * v);
 }
@@ -38,7 +38,7 @@ inline Gas lattice_gas(int n, double phi, double sigma_v, std::uint64_t seed) {
     g.box = k;
     g.radius = std::cbrt(3.0 * phi / (4.0 * pi)); // phi = (4/3) pi R^3 per unit cell
     const double jitter = 0.5 * (1.0 - 2.0 * g.radius) * (1.0 - 1e-9);
-    ic::Rng rng(seed);
+    Rng rng(seed);
     Vec3 mean_v = Vec3::Zero();
     for (int i = 0; i < n; ++i) {
         const Vec3 site(i % k + 0.5 - 0.5 * k, (i / k) % k + 0.5 - 0.5 * k,
@@ -75,7 +75,7 @@ inline Gas cube_gas(int k, double phi, double sigma_v, std::uint64_t seed) {
     const double bounding = (1.0 + std::sqrt(3.0)) * r;
     const double jitter = 0.5 * (2.0 - 2.0 * bounding) * (1.0 - 1e-9);
     const double inertia = 19.2 * r * r;
-    ic::Rng rng(seed);
+    Rng rng(seed);
     Vec3 mean_v = Vec3::Zero();
     const int n = k * k * k;
     for (int i = 0; i < n; ++i) {

@@ -6,12 +6,12 @@
 
 #include <gtest/gtest.h>
 
-#include "rubble/io/run_file.hpp"
+#include "rubble/runfile/run_file.hpp"
 
 namespace rubble::test {
 
 inline void expect_same_final_state(const std::string& a, const std::string& b) {
-    const auto sa = io::read_snapshot(a, -1), sb = io::read_snapshot(b, -1);
+    const auto sa = runfile::read_snapshot(a, -1), sb = runfile::read_snapshot(b, -1);
     EXPECT_EQ(sa.step, sb.step);
     EXPECT_EQ(sa.time, sb.time);
     EXPECT_EQ(sa.bodies.id, sb.bodies.id);
@@ -25,7 +25,7 @@ inline void expect_same_final_state(const std::string& a, const std::string& b) 
 }
 
 inline void expect_same_diagnostics(const std::string& a, const std::string& b) {
-    const auto da = io::read_diagnostics(a), db = io::read_diagnostics(b);
+    const auto da = runfile::read_diagnostics(a), db = runfile::read_diagnostics(b);
     ASSERT_EQ(da.size(), db.size());
     for (std::size_t i = 0; i < da.size(); ++i) {
         EXPECT_EQ(da[i].step, db[i].step) << "row " << i;
@@ -41,8 +41,8 @@ inline void expect_same_diagnostics(const std::string& a, const std::string& b) 
 
 inline void expect_same_collision_log(const std::string& a, const std::string& b) {
     std::vector<std::int64_t> steps_a, steps_b;
-    const auto la = io::read_collision_log(a, &steps_a);
-    const auto lb = io::read_collision_log(b, &steps_b);
+    const auto la = runfile::read_collision_log(a, &steps_a);
+    const auto lb = runfile::read_collision_log(b, &steps_b);
     ASSERT_EQ(la.size(), lb.size());
     EXPECT_EQ(steps_a, steps_b);
     for (std::size_t k = 0; k < la.size(); ++k) {

@@ -5,14 +5,14 @@
 #include <vector>
 
 #include "rubble/core/bodies.hpp"
+#include "rubble/core/random.hpp"
 #include "rubble/ic/generators.hpp"
-#include "rubble/ic/random.hpp"
 
 namespace rubble::test {
 
 /// N points uniform in the unit ball, radius 1e-4 each, at rest.
 inline Bodies uniform_sphere(int n, std::uint64_t seed) {
-    ic::Rng rng(seed);
+    Rng rng(seed);
     Bodies b;
     for (int i = 0; i < n; ++i)
         b.add_sphere(i, 1.0 / n, 1e-4, rng.in_ball(1.0), Vec3::Zero(), Vec3::Zero());
@@ -22,7 +22,7 @@ inline Bodies uniform_sphere(int n, std::uint64_t seed) {
 /// N points from a Plummer sphere of scale radius 1 (Plummer 1911; radii by inverting the
 /// cumulative mass M(r) = r^3 / (1 + r^2)^(3/2), Aarseth, Henon & Wielen 1974), at rest.
 inline Bodies plummer_sphere(int n, std::uint64_t seed) {
-    ic::Rng rng(seed);
+    Rng rng(seed);
     Bodies b;
     for (int i = 0; i < n; ++i) {
         const double u = std::max(rng.uniform(), 1e-12);
@@ -39,7 +39,7 @@ inline Bodies moving_cloud(std::int64_t n, std::uint64_t seed) {
     c.n = n;
     c.size = 100.0;
     c.radii = {ic::RadiusDistribution::uniform, 1.0, 0.5, 1.5, 0.0};
-    ic::Rng rng(seed);
+    Rng rng(seed);
     Bodies b = ic::make_cloud(c, rng);
     ic::apply_motion(b, {0.3, 0.2, 0.01}, rng);
     return b;

@@ -89,7 +89,7 @@ TEST(AggregateGravity, TreeSelfTorqueOfAnIsolatedAggregateIsWithinTheTreeError) 
     // summation gives it no torque (round-off); the tree's are not pairwise opposite, so a body
     // large enough to hold several tree nodes gets a spurious self-torque, which must stay
     // within the tree's error; so must its spurious self-force.
-    ic::Rng rng(3);
+    Rng rng(3);
     Bodies b;
     add_rigid_body(b, 0, test::lumpy_aggregate(400, 1.0, 1.0, rng), Vec3::Zero(), Vec3::Zero(),
                    Vec3::Zero());

@@ -38,7 +38,7 @@ struct Pair {
 // on a circular orbit about their centre of mass, each spinning about a random axis.
 Pair binary() {
     const double G = 1.0, D = 14.0;
-    ic::Rng rng(12);
+    Rng rng(12);
     const auto a = test::lumpy_aggregate(12, 1.0, 1.0, rng);
     const auto b = test::lumpy_aggregate(8, 1.0, 1.0, rng);
     const double m1 = mass_properties(a).mass, m2 = mass_properties(b).mass, M = m1 + m2;

@@ -41,7 +41,7 @@ TEST(BouncingCubes, CubesDroppedOnAFloorComeToRestOnAFace) {
     // orientation, a spin of up to 5 rad/s and 0.3 m/s sideways, onto a floor at z = 0;
     // eps_n = 0.5, Coulomb mu = 0.5, v_min = 2 g dt (a resting cube's kick into the floor,
     // g dt / 2, and its rebound are elastic, docs/collisions.md).
-    ic::Rng rng(11);
+    Rng rng(11);
     Bodies b;
     for (int k = 0; k < 9; ++k) {
         const Vec3 x(2.0 * (k % 3), 2.0 * (k / 3), rng.uniform(0.5, 1.0));

@@ -63,7 +63,7 @@ TEST(CloudCollisionCollapse, TenThousandSpheresFormOneAggregateConservingMomenta
     const double t_ff =
         std::sqrt(3.0 * pi / (32.0 * G * M / (4.0 / 3.0 * pi * std::pow(R_cloud, 3))));
     const double dt = 0.05;
-    ic::Rng rng(2026);
+    Rng rng(2026);
     ic::CloudConfig cloud;
     cloud.n = n;
     cloud.size = R_cloud;

@@ -8,8 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include "rubble/core/random.hpp"
 #include "rubble/gravity/direct_gravity.hpp"
-#include "rubble/ic/random.hpp"
 #include "rubble/integrate/simulation.hpp"
 #include "tolerances.hpp"
 
@@ -42,7 +42,7 @@ TEST(ColdCollapse, HalfMassRadiusFollowsTheHomologousSolution) {
     const double G = 1.0, M = 1.0, R = 1.0;
     const double rho = M / (4.0 / 3.0 * pi * R * R * R);
     const double t_ff = std::sqrt(3 * pi / (32 * G * rho));
-    ic::Rng rng(17);
+    Rng rng(17);
     Bodies b;
     for (int i = 0; i < n; ++i)
         b.add_sphere(i, M / n, 1e-4, rng.in_ball(R), Vec3::Zero(), Vec3::Zero());

@@ -17,7 +17,7 @@ TEST(Conservation, MomentumAndAngularMomentumToRoundOffForAThousandBodies) {
     c.n = 1000;
     c.size = 1000.0;
     c.radii.radius = 5.0;
-    ic::Rng rng(8);
+    Rng rng(8);
     Bodies b = ic::make_cloud(c, rng);
     ic::apply_motion(b, {0.05, 1e-3, 2e-6}, rng);
     const double dt = 100.0;

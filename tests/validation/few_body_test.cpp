@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include "rubble/core/random.hpp"
 #include "rubble/gravity/direct_gravity.hpp"
 #include "rubble/ic/generators.hpp"
-#include "rubble/ic/random.hpp"
 #include "rubble/integrate/simulation.hpp"
 #include "tolerances.hpp"
 
@@ -95,7 +95,7 @@ TEST(Reversibility, SpinningCloudRetracesItsPath) {
     c.size = 1.0;
     c.radii.radius = 1e-3;
     c.density = 3.0 / (4.0 * pi * 1e-9) / 64.0; // total mass 1 in G = 1 units
-    ic::Rng rng(21);
+    Rng rng(21);
     Bodies start = ic::make_cloud(c, rng);
     ic::apply_motion(start, {0.1, 2.0, 0.3}, rng);
     // Softening keeps close encounters smooth so a 0.3 t_ff stretch is far from chaotic.

@@ -101,7 +101,7 @@ Scenario cold_collapse() {
     const std::int64_t n = 300;
     const double r = 1.0;
     const double R_cloud = std::cbrt(static_cast<double>(n) / 0.1) * r;
-    ic::Rng rng(18);
+    Rng rng(18);
     ic::CloudConfig cloud;
     cloud.n = n;
     cloud.size = R_cloud;

@@ -7,8 +7,8 @@
 // manifolds; polyhedra/nsc_stepper.hpp), with the hull's velocity zero. Spheres do not see it.
 #include <string>
 
+#include "rubble/core/polyhedron.hpp"
 #include "rubble/core/types.hpp"
-#include "rubble/shapes/polyhedron.hpp"
 
 namespace rubble::boundaries {
 

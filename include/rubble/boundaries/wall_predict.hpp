@@ -2,7 +2,7 @@
 #pragma once
 // When does a sphere moving on a straight line touch a wall (wall.hpp)? Inside a drift of the
 // KDK leapfrog every body moves on a straight line and every wall translates at a constant
-// velocity, so the contact is predicted exactly, as for sphere pairs (collisions/predict.hpp):
+// velocity, so the contact is predicted exactly, as for sphere pairs (core/contact_time.hpp):
 // linear for a plane, quadratic for a cylinder (finite ones: finite_cylinder.hpp, whose rims
 // need a quartic). The rules that keep round-off from letting a
 // sphere through are the same as for pairs (Bannerman, Strobl, Formella & Poschel 2014, Comput.
@@ -14,7 +14,7 @@
 
 #include "rubble/boundaries/finite_cylinder.hpp"
 #include "rubble/boundaries/wall.hpp"
-#include "rubble/collisions/predict.hpp"
+#include "rubble/core/contact_time.hpp"
 #include "rubble/core/types.hpp"
 
 namespace rubble::boundaries {
@@ -37,7 +37,7 @@ namespace rubble::boundaries {
 ///
 /// With q and w the parts of d and v perpendicular to the axis, contact is |q + w t| = s:
 /// outside, s = R + r and the centre approaches the axis from beyond s: the same quadratic as
-/// a sphere pair of sigma = R + r (collisions::predict_contact, its cancellation-free form);
+/// a sphere pair of sigma = R + r (predict_contact, its cancellation-free form);
 /// inside, s = R - r and the centre leaves the disc of radius s: the larger root of
 /// a t^2 + 2 b t + c = 0 (a = w.w, b = q.w, c = q.q - s^2 < 0), whose discriminant
 /// b^2 - a c = b^2 + a |c| is a sum of positive terms, taken as (sqrt(D) - b) / a for b <= 0 and
@@ -51,7 +51,7 @@ namespace rubble::boundaries {
                                                                     double r, bool inside) {
     const Vec3 q = d - d.dot(a) * a;
     const Vec3 w = v - v.dot(a) * a;
-    if (!inside) return collisions::predict_contact(q, w, R + r);
+    if (!inside) return predict_contact(q, w, R + r);
     const double s = R - r;
     const double b = q.dot(w);
     const double c = q.squaredNorm() - s * s;
@@ -101,7 +101,7 @@ wall_contact_ago(const Wall& w, const Vec3& p, const Vec3& x, const Vec3& v, dou
     const Vec3 u = back - back.dot(w.normal) * w.normal;
     if (w.inside) {
         if (!(q.dot(u) < 0.0)) return std::nullopt;
-        return collisions::predict_contact(q, u, w.radius - r);
+        return predict_contact(q, u, w.radius - r);
     }
     if (!(q.dot(u) > 0.0)) return std::nullopt;
     return predict_cylinder_contact(d, back, w.normal, w.radius + r, 0.0, true);

@@ -88,7 +88,7 @@ struct PolyhedralContactConfig {
 };
 
 /// How collisions work once they are on (whether they are on is the run's choice:
-/// io::RunConfig::collisions_enabled, passed to integrate::make_stepper).
+/// config::RunConfig::collisions_enabled, passed to run::make_stepper).
 struct CollisionConfig {
     ContactOutcome outcome = ContactOutcome::bounce;
     /// m/s, outcome = stick: contacts with a normal speed at or below this stick (0: all)

@@ -37,13 +37,13 @@
 #include <vector>
 
 #include "rubble/boundaries/periodic.hpp"
-#include "rubble/boundaries/wall_resolve.hpp"
 #include "rubble/collisions/adaptive_skin.hpp"
 #include "rubble/collisions/collision_config.hpp"
 #include "rubble/collisions/event_queue.hpp"
 #include "rubble/collisions/neighbour_lists.hpp"
 #include "rubble/collisions/resolve.hpp"
 #include "rubble/collisions/rigid_predict.hpp"
+#include "rubble/collisions/wall_resolve.hpp"
 #include "rubble/core/bodies.hpp"
 #include "rubble/integrate/rotor_path.hpp"
 #include "rubble/integrate/stepper.hpp"
@@ -77,6 +77,7 @@ public:
         : config_(config), wall_at_(config.walls.size()), wall_impulses_(config.walls.size()) {}
 
     [[nodiscard]] std::string name() const override { return "event-driven"; }
+    [[nodiscard]] std::string summary(const Bodies& b) const override;
     [[nodiscard]] bool resolves_contacts() const override { return true; }
     /// drift(), with its statistics as StepStats (collisions as contacts).
     integrate::StepStats advance(Bodies& b, double h, double t0, bool may_abandon) override;
@@ -101,7 +102,7 @@ public:
 
     /// What each wall (config().walls) has given the bodies through contacts since this
     /// engine was made or discarded: the momentum and angular momentum budgets of the walls.
-    [[nodiscard]] const std::vector<boundaries::WallImpulse>& wall_impulses() const {
+    [[nodiscard]] const std::vector<collisions::WallImpulse>& wall_impulses() const {
         return wall_impulses_;
     }
 
@@ -266,7 +267,7 @@ private:
     std::vector<Upcoming> upcoming_;
     std::vector<CollisionRecord> log_;
     std::vector<Vec3> wall_at_; // m, each wall's point at the start of the drift
-    std::vector<boundaries::WallImpulse> wall_impulses_;
+    std::vector<collisions::WallImpulse> wall_impulses_;
     // Aggregates (event_drift_rigid.cpp): aggregates_ when the drift has any body that is not a
     // free sphere; then each body's spheres in its principal frame, whether it is a free sphere,
     // and its rotor path from its last collision (moving_[k].time, when only a collision moves a

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "rubble/boundaries/wall.hpp"
-#include "rubble/boundaries/wall_resolve.hpp"
 #include "rubble/collisions/collision_config.hpp"
+#include "rubble/collisions/wall_resolve.hpp"
 #include "rubble/core/bodies.hpp"
 
 namespace rubble::collisions {
@@ -50,6 +50,6 @@ void handle_rigid_overlaps(Bodies& b, const std::vector<RigidOverlap>& overlaps,
                            const std::vector<boundaries::Wall>& walls,
                            const std::vector<Vec3>& wall_at, const CollisionConfig& c, double dt,
                            double time, std::vector<std::uint8_t>& removed,
-                           std::vector<boundaries::WallImpulse>& impulses);
+                           std::vector<collisions::WallImpulse>& impulses);
 
 } // namespace rubble::collisions

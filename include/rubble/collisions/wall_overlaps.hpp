@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "rubble/boundaries/wall.hpp"
-#include "rubble/boundaries/wall_resolve.hpp"
 #include "rubble/collisions/collision_config.hpp"
+#include "rubble/collisions/wall_resolve.hpp"
 #include "rubble/core/bodies.hpp"
 
 namespace rubble::collisions {
@@ -35,6 +35,6 @@ find_wall_overlaps(const Bodies& b, const std::vector<boundaries::Wall>& walls,
 void handle_wall_overlaps(Bodies& b, const std::vector<WallOverlap>& overlaps,
                           const std::vector<boundaries::Wall>& walls,
                           const std::vector<Vec3>& wall_at, const CollisionConfig& c, double dt,
-                          double time, std::vector<boundaries::WallImpulse>& impulses);
+                          double time, std::vector<collisions::WallImpulse>& impulses);
 
 } // namespace rubble::collisions

@@ -25,8 +25,8 @@
 #include <vector>
 
 #include "rubble/core/fields.hpp"
+#include "rubble/core/polyhedron.hpp"
 #include "rubble/core/types.hpp"
-#include "rubble/shapes/polyhedron.hpp"
 
 namespace rubble {
 

@@ -3,7 +3,7 @@
 // The names of a string option's values: one constexpr table per option, beside its enum,
 // pairing each name (as written in the parameter file) with its value. The parameter table
 // lists the allowed values from it (so the TOML reader, --help and docs/parameters.md do),
-// io::RunConfig parses with it and messages print with it, so no two places can disagree.
+// config::RunConfig parses with it and messages print with it, so no two places can disagree.
 #include <array>
 #include <cstddef>
 #include <optional>

@@ -42,7 +42,7 @@ void add_rigid_body(Bodies& b, std::int64_t id, const std::vector<SpherePart>& p
 /// Appends a polyhedral body: catalogue shape `shape` of b (Bodies::add_hull_shape) filled with
 /// density rho (kg/m^3), its centre of mass at x with velocity v and angular velocity w
 /// (inertial frame), oriented by q (body -> inertial). Mass and inertia by exact polyhedral
-/// integration (shapes/polyhedron_mass.hpp), radius the shape's circumradius. Throws
+/// integration (core/polyhedron_mass.hpp), radius the shape's circumradius. Throws
 /// std::invalid_argument for a shape not in the catalogue or a density that is not positive.
 void add_polyhedron(Bodies& b, std::int64_t id, std::int64_t shape, double rho, const Vec3& x,
                     const Vec3& v, const Vec3& w, const Quat& q = Quat::Identity());

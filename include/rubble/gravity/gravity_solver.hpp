@@ -71,8 +71,4 @@ public:
     [[nodiscard]] virtual std::string name() const = 0;
 };
 
-/// The factory: the only place that switches on gravity.backend. `n_bodies` resolves `auto`.
-[[nodiscard]] std::unique_ptr<GravitySolver> make_gravity_solver(const GravityConfig& config,
-                                                                 std::size_t n_bodies);
-
 } // namespace rubble::gravity

@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "rubble/core/convex_hull.hpp"
 #include "rubble/core/enum_names.hpp"
+#include "rubble/core/random.hpp"
 #include "rubble/core/rigid_body.hpp"
-#include "rubble/ic/random.hpp"
-#include "rubble/shapes/convex_hull.hpp"
 
 namespace rubble::ic {
 

@@ -8,8 +8,8 @@
 
 #include "rubble/core/bodies.hpp"
 #include "rubble/core/enum_names.hpp"
+#include "rubble/core/random.hpp"
 #include "rubble/ic/aggregates.hpp"
-#include "rubble/ic/random.hpp"
 
 namespace rubble::ic {
 

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The contact stage of a kick-drift-kick step: everything that moves the bodies between the two
-// kicks. Simulation owns one Stepper and never knows which; the CLI progress line, the
-// diagnostics and the HDF5 writer read only the generic statistics and the contact log below.
+// kicks. Simulation owns one Stepper and never knows which; the run driver (run/run_driver.hpp),
+// its report and progress, the diagnostics and the HDF5 writer read only the generic
+// statistics, the summary and the contact log below.
 //
 // Steppers today: PlainDrift (straight lines and constant spin, no contacts), the event-driven
 // hard-sphere drift of free spheres and rigid aggregates (collisions/event_drift.hpp) and the
-// non-smooth-contact stepper of polyhedra (polyhedra/nsc_stepper.hpp); make_stepper picks one
-// (docs/architecture.md).
+// non-smooth-contact stepper of polyhedra (polyhedra/nsc_stepper.hpp); run::make_stepper picks
+// one (docs/architecture.md).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -77,6 +78,13 @@ public:
     [[nodiscard]] virtual std::string name() const = 0;
     /// True when this stepper resolves contacts (its statistics and log mean something).
     [[nodiscard]] virtual bool resolves_contacts() const = 0;
+    /// One line for a run's start-up report saying how this stepper treats the contacts of
+    /// bodies `b` ("collisions: ..."), or empty: the run driver prints it without knowing
+    /// which stepper it has.
+    [[nodiscard]] virtual std::string summary(const Bodies& b) const {
+        (void)b;
+        return {};
+    }
     /// Moves the bodies over h seconds starting at absolute time t0 (for logs and messages).
     /// With `may_abandon`, a stop request (rubble/core/stop_request.hpp) may throw Interrupted
     /// part-way, leaving `b` half advanced and this stepper fit only for discard(): the

@@ -34,8 +34,8 @@
 #include <array>
 #include <cstdint>
 
+#include "rubble/core/polyhedron.hpp"
 #include "rubble/core/types.hpp"
-#include "rubble/shapes/polyhedron.hpp"
 
 namespace rubble::polyhedra {
 

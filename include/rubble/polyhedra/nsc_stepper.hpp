@@ -91,6 +91,7 @@ class NscStepper final : public integrate::Stepper {
 public:
     explicit NscStepper(NscConfig config);
     [[nodiscard]] std::string name() const override { return "nsc"; }
+    [[nodiscard]] std::string summary(const Bodies& b) const override;
     [[nodiscard]] bool resolves_contacts() const override { return true; }
     /// Throws InputError when b holds bodies that are not polyhedra or a shape too small for
     /// the margin.

@@ -9,11 +9,13 @@
 
 #include "rubble/boundaries/wall.hpp"
 #include "rubble/collisions/event_drift.hpp"
-#include "rubble/ic/random.hpp"
+#include "rubble/core/random.hpp"
 #include "tolerances.hpp"
 
 namespace rubble::boundaries {
 namespace {
+
+using collisions::WallImpulse;
 
 Wall cylinder(double radius, bool inside, double omega) {
     Wall w;
@@ -38,7 +40,7 @@ Wall plane(double z, double nz) {
 // 60 spheres of radius 0.1 on three rings in the gap between r = 1 and r = 3, |z| < 0.5,
 // random velocities of about 1 m/s, no spin.
 Bodies annulus(std::uint64_t seed) {
-    ic::Rng rng(seed);
+    Rng rng(seed);
     Bodies b;
     int id = 0;
     for (const double r : {1.5, 2.0, 2.5})

@@ -10,7 +10,7 @@
 
 #include "rubble/boundaries/wall.hpp"
 #include "rubble/collisions/event_drift.hpp"
-#include "rubble/ic/random.hpp"
+#include "rubble/core/random.hpp"
 #include "tolerances.hpp"
 
 namespace rubble::boundaries {
@@ -58,7 +58,7 @@ TEST(FiniteCylinderDrift, ElasticGasInATurningCanKeepsEnergyAndAxialMomentum) {
     c.eps_t = 1.0;
     c.walls = {can_like(true, true, 3.0)};
     EventDrivenDrift drift(c);
-    ic::Rng rng(7);
+    Rng rng(7);
     Bodies b;
     for (int k = 0; k < 30; ++k) {
         const double z = 0.2 + 0.2 * (k / 6), phi = 2 * pi * (k % 6) / 6;

@@ -14,7 +14,7 @@
 #include "rubble/boundaries/rim_contact.hpp"
 #include "rubble/boundaries/wall.hpp"
 #include "rubble/boundaries/wall_predict.hpp"
-#include "rubble/ic/random.hpp"
+#include "rubble/core/random.hpp"
 #include "tolerances.hpp"
 
 namespace rubble::boundaries {
@@ -96,7 +96,7 @@ struct Line {
 };
 
 // A start clear of the wall (reference gap > 0) and a direction, of the kind asked for.
-Line random_line(Kind kind, const Wall& w, double r, ic::Rng& rng) {
+Line random_line(Kind kind, const Wall& w, double r, Rng& rng) {
     const Vec3& a = w.normal;
     const Vec3 e1 = a.unitOrthogonal(), e2 = a.cross(e1);
     const auto at = [&](double rho, double phi, double z) {
@@ -177,7 +177,7 @@ void check_line(const Wall& w, const Line& l, double r, double T, Counts& counts
 }
 
 void check_kind(Kind kind, std::uint64_t seed, Counts& counts) {
-    ic::Rng rng(seed);
+    Rng rng(seed);
     for (int k = 0; k < 2000; ++k) {
         const Vec3 point = rng.in_ball(2.0), axis = rng.unit_vector();
         const double R = rng.uniform(0.5, 2.0), L = rng.uniform(0.5, 4.0);

@@ -8,7 +8,7 @@
 
 #include "rubble/boundaries/wall.hpp"
 #include "rubble/boundaries/wall_predict.hpp"
-#include "rubble/ic/random.hpp"
+#include "rubble/core/random.hpp"
 #include "tolerances.hpp"
 
 namespace rubble::boundaries {
@@ -135,7 +135,7 @@ long double reference_root(const Vec3& q3, const Vec3& w3, double s, bool inside
 
 TEST(WallPredict, RandomCylindersAgainstLongDouble) {
     // Small spheres far from the surface, where a naive quadratic loses digits.
-    ic::Rng rng(7);
+    Rng rng(7);
     int checked = 0;
     for (int k = 0; k < 1000; ++k) {
         const bool inside = k % 2 == 0;

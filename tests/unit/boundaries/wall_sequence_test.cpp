@@ -15,13 +15,16 @@
 
 #include "gas.hpp"
 #include "rubble/boundaries/wall.hpp"
-#include "rubble/boundaries/wall_resolve.hpp"
 #include "rubble/collisions/event_drift.hpp"
-#include "rubble/collisions/predict.hpp"
 #include "rubble/collisions/resolve.hpp"
+#include "rubble/collisions/wall_resolve.hpp"
+#include "rubble/core/contact_time.hpp"
 
 namespace rubble::boundaries {
 namespace {
+
+using collisions::WallOutcome;
+using collisions::resolve_wall_contact;
 
 using collisions::Restitution;
 using collisions::SphereState;
@@ -83,9 +86,8 @@ std::vector<Hit> reference_sequence(Bodies b, const std::vector<Wall>& walls, do
     std::vector<std::uint32_t> count(n, 0);
     const auto predict_pair = [&](std::size_t i, std::size_t j, double now) {
         if (i > j) std::swap(i, j);
-        const auto t =
-            collisions::predict_contact_at(b.pos[i], b.vel[i], t_of[i], b.pos[j], b.vel[j], t_of[j],
-                                           b.radius[i] + b.radius[j], now);
+        const auto t = predict_contact_at(b.pos[i], b.vel[i], t_of[i], b.pos[j], b.vel[j], t_of[j],
+                                          b.radius[i] + b.radius[j], now);
         if (t && *t <= h) q.push(Ev{*t, i, static_cast<std::int64_t>(j), count[i], count[j]});
     };
     const auto predict_walls = [&](std::size_t i) {
@@ -166,7 +168,7 @@ TEST(WallSequence, EngineMatchesASampledAndBisectedReference) {
     post.name = "walls[1]";
     walls.push_back(post);
     Bodies b;
-    ic::Rng rng(9);
+    Rng rng(9);
     for (std::size_t i = 0; i < gas.bodies.size(); ++i) {
         if (wall_gap(post, post.point, gas.bodies.pos[i], gas.radius).gap <= 0.0) continue;
         b.add_sphere(gas.bodies.id[i], 1.0, gas.radius, gas.bodies.pos[i], gas.bodies.vel[i],

@@ -13,7 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "cli_runner.hpp"
-#include "rubble/io/run_file.hpp"
+#include "rubble/runfile/run_file.hpp"
 #include "temp_dir.hpp"
 
 using rubble::test::run_rubble;
@@ -618,7 +618,7 @@ rubble::Bodies two_spheres(double gap) {
 }
 
 void write_output(const std::string& path, const rubble::Bodies& b) {
-    rubble::io::RunFile::create(path, "", 0.0, false).write_snapshot(b, 0.0, 0);
+    rubble::runfile::RunFile::create(path, "", 0.0, false).write_snapshot(b, 0.0, 0);
 }
 
 // The files the rows refer to.
@@ -691,8 +691,8 @@ TEST(BadInput, ASnapshotIntervalBeyondTheRunGivesFirstAndLast) {
                                "--quiet", "--output.file", out, "--output.snapshot_interval",
                                "1e300", "--output.diagnostics_interval", "1e300"});
     ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_EQ(rubble::io::snapshot_count(out), 2);
-    EXPECT_TRUE(rubble::io::is_complete(out));
+    EXPECT_EQ(rubble::runfile::snapshot_count(out), 2);
+    EXPECT_TRUE(rubble::runfile::is_complete(out));
 }
 
 } // namespace

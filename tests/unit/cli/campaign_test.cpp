@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "cli_runner.hpp"
-#include "rubble/io/campaign.hpp"
-#include "rubble/io/run_file.hpp"
+#include "rubble/campaign/campaign.hpp"
+#include "rubble/runfile/run_file.hpp"
 #include "run_comparison.hpp"
 #include "temp_dir.hpp"
 
@@ -46,7 +46,7 @@ bool wait_for_snapshots(const std::string& path, std::int64_t snapshots) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(10);
     while (std::chrono::steady_clock::now() < deadline) {
         try {
-            if (std::filesystem::exists(path) && rubble::io::snapshot_count(path) >= snapshots)
+            if (std::filesystem::exists(path) && rubble::runfile::snapshot_count(path) >= snapshots)
                 return true;
         } catch (const std::exception&) {
             // being written
@@ -66,10 +66,10 @@ TEST(Campaign, InterruptedAndContinuedEqualsUninterruptedBitwise) {
     EXPECT_NE(r.out.find("all 4 runs finished"), std::string::npos) << r.out;
     for (const char* f : run_files) {
         const std::string path = whole + "/" + f;
-        ASSERT_TRUE(rubble::io::is_complete(path)) << f;
+        ASSERT_TRUE(rubble::runfile::is_complete(path)) << f;
         // The clouds fall together and come to rest well before t_end.
-        EXPECT_EQ(rubble::io::read_stop_reason(path), "settled") << f;
-        EXPECT_LT(rubble::io::read_snapshot(path, -1).time, 80000.0) << f;
+        EXPECT_EQ(rubble::runfile::read_stop_reason(path), "settled") << f;
+        EXPECT_LT(rubble::runfile::read_snapshot(path, -1).time, 80000.0) << f;
     }
     EXPECT_TRUE(std::filesystem::exists(whole + "/campaign.json"));
 
@@ -89,9 +89,9 @@ TEST(Campaign, InterruptedAndContinuedEqualsUninterruptedBitwise) {
     ASSERT_TRUE(started);
     ASSERT_TRUE(WIFEXITED(status));
     ASSERT_EQ(WEXITSTATUS(status), 130);
-    EXPECT_TRUE(rubble::io::is_complete(parts + "/" + run_files[0]));
-    EXPECT_TRUE(rubble::io::is_complete(parts + "/" + run_files[1]));
-    EXPECT_FALSE(rubble::io::is_complete(parts + "/" + run_files[2]));
+    EXPECT_TRUE(rubble::runfile::is_complete(parts + "/" + run_files[0]));
+    EXPECT_TRUE(rubble::runfile::is_complete(parts + "/" + run_files[1]));
+    EXPECT_FALSE(rubble::runfile::is_complete(parts + "/" + run_files[2]));
     EXPECT_FALSE(std::filesystem::exists(parts + "/" + run_files[3]));
 
     const auto again = run_rubble({"campaign", file, "--quiet"});
@@ -102,7 +102,7 @@ TEST(Campaign, InterruptedAndContinuedEqualsUninterruptedBitwise) {
         SCOPED_TRACE(f);
         rubble::test::expect_same_final_state(whole + "/" + f, parts + "/" + f);
         rubble::test::expect_same_diagnostics(whole + "/" + f, parts + "/" + f);
-        EXPECT_EQ(rubble::io::read_stop_reason(parts + "/" + f), "settled");
+        EXPECT_EQ(rubble::runfile::read_stop_reason(parts + "/" + f), "settled");
     }
     // A third call finds everything done.
     const auto done = run_rubble({"campaign", file, "--quiet"});
@@ -112,12 +112,12 @@ TEST(Campaign, InterruptedAndContinuedEqualsUninterruptedBitwise) {
 
 TEST(Campaign, EachRunGetsTheSharedParametersAndItsOwnSetSeedAndModel) {
     rubble::test::TempDir tmp;
-    const auto c = rubble::io::load_campaign(tmp.write(
+    const auto c = rubble::campaign::load_campaign(tmp.write(
         "m.toml", campaign(tmp.file("c"), "", "\"sphere\", \"aggregate\", \"polyhedron\"")));
     ASSERT_EQ(c.runs.size(), 6u);
     ASSERT_EQ(c.sets.size(), 2u);
     EXPECT_EQ(c.sets[1].name, "1.1@1");
-    const auto p = rubble::io::run_parameters(c, 4); // set 1.1@1, seed 3, aggregate
+    const auto p = rubble::campaign::run_parameters(c, 4); // set 1.1@1, seed 3, aggregate
     EXPECT_EQ(p.string("ic.type"), "scenario");
     EXPECT_EQ(p.string("ic.scenario.model"), "aggregate");
     EXPECT_EQ(p.integer("random.seed"), 3);
@@ -127,7 +127,7 @@ TEST(Campaign, EachRunGetsTheSharedParametersAndItsOwnSetSeedAndModel) {
     EXPECT_EQ(p.string("campaign.set"), "1.1@1");
     EXPECT_EQ(p.real("collisions.mu"), 0.6);
     EXPECT_EQ(p.string("output.file"), tmp.file("c") + "/set1.1@1_seed3_aggregate.h5");
-    const auto s = rubble::io::run_parameters(c, 3); // the sphere model: no Coulomb law
+    const auto s = rubble::campaign::run_parameters(c, 3); // the sphere model: no Coulomb law
     EXPECT_EQ(s.string("ic.scenario.model"), "sphere");
     EXPECT_EQ(s.real("collisions.mu"), 0.0);
     EXPECT_EQ(s.real("collisions.eps_t"), 0.8);
@@ -136,11 +136,11 @@ TEST(Campaign, EachRunGetsTheSharedParametersAndItsOwnSetSeedAndModel) {
 TEST(Campaign, ItsIdChangesWithAValueAndNotWithAComment) {
     rubble::test::TempDir tmp;
     const std::string dir = tmp.file("c");
-    const auto a = rubble::io::load_campaign(tmp.write("a.toml", campaign(dir)));
+    const auto a = rubble::campaign::load_campaign(tmp.write("a.toml", campaign(dir)));
     const auto b =
-        rubble::io::load_campaign(tmp.write("b.toml", "# a comment\n\n" + campaign(dir)));
+        rubble::campaign::load_campaign(tmp.write("b.toml", "# a comment\n\n" + campaign(dir)));
     const auto c =
-        rubble::io::load_campaign(tmp.write("c.toml", campaign(dir, "sphere_eps_t = 0.7\n")));
+        rubble::campaign::load_campaign(tmp.write("c.toml", campaign(dir, "sphere_eps_t = 0.7\n")));
     EXPECT_EQ(a.id, b.id);
     EXPECT_NE(a.id, c.id);
     EXPECT_EQ(a.id.size(), 16u);

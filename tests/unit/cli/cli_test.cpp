@@ -7,7 +7,7 @@
 
 #include "cli_runner.hpp"
 #include "rubble/gpu/gpu_gravity.hpp"
-#include "rubble/io/run_file.hpp"
+#include "rubble/runfile/run_file.hpp"
 #include "temp_dir.hpp"
 
 using rubble::test::run_rubble;
@@ -30,9 +30,9 @@ TEST(Cli, RunsAParameterFileToACompleteOutput) {
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("gravity backend direct"), std::string::npos);
     EXPECT_NE(r.out.find("output: "), std::string::npos);
-    EXPECT_TRUE(rubble::io::is_complete(out));
-    EXPECT_EQ(rubble::io::snapshot_count(out), 3); // steps 0, 10, 20
-    EXPECT_EQ(rubble::io::read_diagnostics(out).size(), 21u);
+    EXPECT_TRUE(rubble::runfile::is_complete(out));
+    EXPECT_EQ(rubble::runfile::snapshot_count(out), 3); // steps 0, 10, 20
+    EXPECT_EQ(rubble::runfile::read_diagnostics(out).size(), 21u);
 }
 
 // The main job writes out/default.h5 on a fresh checkout, where out/ does not exist yet.
@@ -41,7 +41,7 @@ TEST(Cli, MissingOutputDirectoriesAreCreated) {
     const std::string out = dir.file("out/sub/run.h5");
     const auto r = run_rubble({"run", dir.write("p.toml", small_run(out)), "--quiet"});
     ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_TRUE(rubble::io::is_complete(out));
+    EXPECT_TRUE(rubble::runfile::is_complete(out));
 }
 
 TEST(Cli, CommandLineOverridesTheFile) {
@@ -50,9 +50,9 @@ TEST(Cli, CommandLineOverridesTheFile) {
     const auto r = run_rubble({"run", dir.write("p.toml", small_run(out)), "--quiet",
                                "--integrator.n_steps", "5", "--ic.cloud.n", "30"});
     ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_EQ(rubble::io::read_snapshot(out, -1).step, 5);
-    EXPECT_EQ(rubble::io::read_snapshot(out, -1).bodies.size(), 30u);
-    EXPECT_NE(rubble::io::read_parameters_toml(out).find(
+    EXPECT_EQ(rubble::runfile::read_snapshot(out, -1).step, 5);
+    EXPECT_EQ(rubble::runfile::read_snapshot(out, -1).bodies.size(), 30u);
+    EXPECT_NE(rubble::runfile::read_parameters_toml(out).find(
                   "n_steps = 5  # from command line (--integrator.n_steps)"),
               std::string::npos);
 }
@@ -125,7 +125,7 @@ TEST(Cli, OverlappingBodiesInAnInitialFileAreRefused) {
     rubble::Bodies b;
     b.add_sphere(7, 1.0, 1.0, rubble::Vec3(0, 0, 0), rubble::Vec3::Zero(), rubble::Vec3::Zero());
     b.add_sphere(8, 1.0, 1.0, rubble::Vec3(1.9, 0, 0), rubble::Vec3::Zero(), rubble::Vec3::Zero());
-    rubble::io::RunFile::create(src, "", 0.0, false).write_snapshot(b, 0.0, 0);
+    rubble::runfile::RunFile::create(src, "", 0.0, false).write_snapshot(b, 0.0, 0);
     const std::string out = dir.file("o.h5");
     const auto r = run_rubble(
         {"run", dir.write("p.toml", small_run(out)), "--ic.type", "file", "--ic.file.path", src});

@@ -14,7 +14,7 @@
 
 #include "child_process.hpp"
 #include "cli_runner.hpp"
-#include "rubble/io/run_file.hpp"
+#include "rubble/runfile/run_file.hpp"
 #include "run_comparison.hpp"
 #include "temp_dir.hpp"
 
@@ -45,7 +45,7 @@ std::string read_text(const std::string& path) {
 
 bool has_snapshot(const std::string& path) {
     try {
-        return std::filesystem::exists(path) && rubble::io::snapshot_count(path) > 0;
+        return std::filesystem::exists(path) && rubble::runfile::snapshot_count(path) > 0;
     } catch (const std::exception&) {
         return false;
     }
@@ -55,7 +55,7 @@ bool has_snapshot(const std::string& path) {
 // the write is in progress: a reader without a lock can see it half done).
 std::int64_t last_snapshot_step(const std::string& path) {
     try {
-        return has_snapshot(path) ? rubble::io::read_snapshot(path, -1).step : -1;
+        return has_snapshot(path) ? rubble::runfile::read_snapshot(path, -1).step : -1;
     } catch (const std::exception&) {
         return -1;
     }
@@ -83,13 +83,13 @@ TEST(FaultInjection, AFullDiskKeepsEveryEarlierSnapshotAndResumesExactly) {
         const std::string message = read_text(log);
         EXPECT_NE(message.find("file too large"), std::string::npos) << message;
         EXPECT_NE(message.find("keeps its snapshots up to step"), std::string::npos) << message;
-        EXPECT_FALSE(rubble::io::is_complete(out));
+        EXPECT_FALSE(rubble::runfile::is_complete(out));
         // Every snapshot written is whole and bitwise the uninterrupted run's.
-        const auto count = rubble::io::snapshot_count(out);
+        const auto count = rubble::runfile::snapshot_count(out);
         ASSERT_GT(count, 0);
         for (std::int64_t k = 0; k < count; ++k)
-            EXPECT_EQ(rubble::io::read_snapshot(out, k).bodies.pos,
-                      rubble::io::read_snapshot(whole, k).bodies.pos);
+            EXPECT_EQ(rubble::runfile::read_snapshot(out, k).bodies.pos,
+                      rubble::runfile::read_snapshot(whole, k).bodies.pos);
         const auto r = run_rubble({"run", "--resume", out, "--quiet"});
         ASSERT_EQ(r.code, 0) << r.err;
         rubble::test::expect_same_run(whole, out);
@@ -118,7 +118,8 @@ TEST(FaultInjection, KillNineAtAnyMomentLosesNothing) {
         kill(child, SIGKILL);
         (void)rubble::test::wait_for_child(child, 60s);
         if (!has_snapshot(out)) continue; // nothing was written yet: there is nothing to lose
-        EXPECT_FALSE(rubble::io::is_complete(out) && rubble::io::read_snapshot(out, -1).step < 120);
+        EXPECT_FALSE(rubble::runfile::is_complete(out) &&
+                     rubble::runfile::read_snapshot(out, -1).step < 120);
         const auto r = run_rubble({"run", "--resume", out, "--quiet"});
         ASSERT_EQ(r.code, 0) << r.err;
         rubble::test::expect_same_run(whole, out);
@@ -165,7 +166,7 @@ TEST(FaultInjection, SigtermInALongDriftStopsAtOnceAndResumesExactly) {
     EXPECT_EQ(end.code, 130);
     EXPECT_LT(end.seconds, 2.0);
     EXPECT_NE(read_text(log).find("interrupted at step 1"), std::string::npos) << read_text(log);
-    EXPECT_EQ(rubble::io::read_snapshot(out, -1).step, 1);
+    EXPECT_EQ(rubble::runfile::read_snapshot(out, -1).step, 1);
     const auto r = run_rubble({"run", "--resume", out, "--quiet"});
     ASSERT_EQ(r.code, 0) << r.err;
     rubble::test::expect_same_run(whole, out);

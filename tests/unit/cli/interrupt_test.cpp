@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cli_runner.hpp"
-#include "rubble/io/run_file.hpp"
+#include "rubble/runfile/run_file.hpp"
 #include "temp_dir.hpp"
 
 TEST(Interrupt, SigintLeavesAResumableFile) {
@@ -34,7 +34,7 @@ TEST(Interrupt, SigintLeavesAResumableFile) {
     while (!started && std::chrono::steady_clock::now() < deadline) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         try {
-            started = std::filesystem::exists(out) && rubble::io::snapshot_count(out) >= 1;
+            started = std::filesystem::exists(out) && rubble::runfile::snapshot_count(out) >= 1;
         } catch (const std::exception&) {
             started = false; // the file is being written
         }
@@ -46,12 +46,12 @@ TEST(Interrupt, SigintLeavesAResumableFile) {
     ASSERT_TRUE(started);
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 130);
-    EXPECT_FALSE(rubble::io::is_complete(out));
-    const auto last = rubble::io::read_snapshot(out, -1);
+    EXPECT_FALSE(rubble::runfile::is_complete(out));
+    const auto last = rubble::runfile::read_snapshot(out, -1);
     EXPECT_GT(last.step, 0);
     // The interrupted file resumes (a few more steps, then stop).
     const auto r =
         rubble::test::run_rubble({"run", "--resume", out, "--quiet", "--stop-after", "3"});
     EXPECT_EQ(r.code, 0) << r.err;
-    EXPECT_EQ(rubble::io::read_snapshot(out, -1).step, last.step + 3);
+    EXPECT_EQ(rubble::runfile::read_snapshot(out, -1).step, last.step + 3);
 }

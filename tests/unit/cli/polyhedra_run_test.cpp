@@ -13,8 +13,8 @@
 #include <hdf5.h>
 
 #include "cli_runner.hpp"
-#include "rubble/io/run_file.hpp"
 #include "rubble/polyhedra/nsc_stepper.hpp"
+#include "rubble/runfile/run_file.hpp"
 #include "run_comparison.hpp"
 #include "temp_dir.hpp"
 
@@ -65,7 +65,8 @@ TEST(PolyhedraRun, CubesDroppedInABoxComeToRestOnTheFloor) {
     EXPECT_NE(r.out.find("collisions: polyhedra (non-smooth contact, apgd), mu = 0.5"),
               std::string::npos)
         << r.out;
-    const auto first = rubble::io::read_snapshot(out, 0), last = rubble::io::read_snapshot(out, -1);
+    const auto first = rubble::runfile::read_snapshot(out, 0),
+               last = rubble::runfile::read_snapshot(out, -1);
     const rubble::Bodies& b = last.bodies;
     ASSERT_EQ(b.size(), 27u);
     ASSERT_EQ(b.hulls.size(), 27u);
@@ -88,7 +89,7 @@ TEST(PolyhedraRun, CubesDroppedInABoxComeToRestOnTheFloor) {
     }
     EXPECT_GT(first.bodies.pos[0].z(), -0.3);
     // Resting contacts are not overlaps.
-    const auto diagnostics = rubble::io::read_diagnostics(out);
+    const auto diagnostics = rubble::runfile::read_diagnostics(out);
     EXPECT_EQ(diagnostics.back().overlaps, 0);
 }
 
@@ -109,7 +110,7 @@ TEST(PolyhedraRun, CubesComeToRestOnAFixedHull) {
     const auto r = run_rubble({"run", dir.write("p.toml", cubes(out) + slab)});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("1 fixed hull(s)"), std::string::npos) << r.out;
-    const rubble::Bodies& b = rubble::io::read_snapshot(out, -1).bodies;
+    const rubble::Bodies& b = rubble::runfile::read_snapshot(out, -1).bodies;
     const double margin = rubble::polyhedra::auto_margin_fraction * 0.05 / std::sqrt(3.0);
     const double top = -0.32, corner = std::sqrt(3.0) * margin + 1e-9;
     int on_slab = 0;
@@ -158,7 +159,7 @@ TEST(PolyhedraRun, RandomHullsAreBuiltAndWrittenWithTheirShapes) {
     hulls.replace(hulls.find("t_end = 1.5"), 11, "t_end = 0.2");
     const auto r = run_rubble({"run", dir.write("p.toml", hulls), "--quiet"});
     ASSERT_EQ(r.code, 0) << r.err;
-    const auto last = rubble::io::read_snapshot(out, -1);
+    const auto last = rubble::runfile::read_snapshot(out, -1);
     ASSERT_EQ(last.bodies.hull_shapes().size(), 27u);
     for (const auto& shape : last.bodies.hull_shapes()) {
         EXPECT_GE(shape.vertex_count(), 8u); // 16 points on a jittered ellipsoid
@@ -177,17 +178,18 @@ TEST(PolyhedraRun, AnInterruptedRunResumesBitwise) {
     auto r =
         run_rubble({"run", dir.write("b.toml", cubes(parts)), "--quiet", "--stop-after", "300"});
     ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_FALSE(rubble::io::is_complete(parts));
+    EXPECT_FALSE(rubble::runfile::is_complete(parts));
     // Stopped while the cubes land: the snapshot holds their contacts' warm starts.
-    EXPECT_GT(rubble::io::read_snapshot(parts, -1).stepper_state.rows, 27u);
+    EXPECT_GT(rubble::runfile::read_snapshot(parts, -1).stepper_state.rows, 27u);
     r = run_rubble({"run", "--resume", parts, "--quiet", "--stop-after", "150"});
     ASSERT_EQ(r.code, 0) << r.err;
     r = run_rubble({"run", "--resume", parts, "--quiet"});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_TRUE(r.err.empty()) << r.err;
-    EXPECT_TRUE(rubble::io::is_complete(parts));
+    EXPECT_TRUE(rubble::runfile::is_complete(parts));
     rubble::test::expect_same_run(whole, parts);
-    const auto a = rubble::io::read_snapshot(whole, -1), b = rubble::io::read_snapshot(parts, -1);
+    const auto a = rubble::runfile::read_snapshot(whole, -1),
+               b = rubble::runfile::read_snapshot(parts, -1);
     EXPECT_EQ(a.stepper_state.arrays[0].ints, b.stepper_state.arrays[0].ints);
     EXPECT_EQ(a.stepper_state.arrays[2].reals, b.stepper_state.arrays[2].reals);
 }
@@ -198,7 +200,7 @@ namespace {
 // rows (a truncated write), or removes the group when `name` is empty (a file of an older
 // rubble).
 void damage_state(const std::string& path, const std::string& name, hsize_t rows) {
-    const auto count = rubble::io::snapshot_count(path);
+    const auto count = rubble::runfile::snapshot_count(path);
     char group[64];
     std::snprintf(group, sizeof group, "/snapshots/%06lld/stepper_state",
                   static_cast<long long>(count - 1));
@@ -253,7 +255,7 @@ TEST(PolyhedraRun, AResumeChecksTheStepperStateOfItsSnapshot) {
     const std::string group = "':/snapshots/000002/stepper_state";
 
     const std::string truncated = copy("truncated.h5");
-    const auto rows = rubble::io::read_snapshot(truncated, -1).stepper_state.rows;
+    const auto rows = rubble::runfile::read_snapshot(truncated, -1).stepper_state.rows;
     ASSERT_GT(rows, 2u);
     damage_state(truncated, "impulse", rows - 2);
     auto r = run_rubble({"run", "--resume", truncated, "--quiet"});
@@ -265,9 +267,9 @@ TEST(PolyhedraRun, AResumeChecksTheStepperStateOfItsSnapshot) {
 
     const std::string nan = copy("nan.h5");
     {
-        auto snap = rubble::io::read_snapshot(nan, -1);
+        auto snap = rubble::runfile::read_snapshot(nan, -1);
         snap.stepper_state.arrays[2].reals[1] = std::nan("");
-        auto f = rubble::io::RunFile::open_existing(nan);
+        auto f = rubble::runfile::RunFile::open_existing(nan);
         f.write_snapshot(snap.bodies, snap.time + dt, snap.step + 1, snap.totals,
                          snap.stepper_state);
     }
@@ -276,13 +278,13 @@ TEST(PolyhedraRun, AResumeChecksTheStepperStateOfItsSnapshot) {
     EXPECT_NE(r.err.find(nan + "':/snapshots/000003/stepper_state: impulse row 0 is not finite"),
               std::string::npos)
         << r.err;
-    EXPECT_EQ(rubble::io::snapshot_count(nan), 4); // refused before the file was opened
+    EXPECT_EQ(rubble::runfile::snapshot_count(nan), 4); // refused before the file was opened
 
     const std::string old = copy("old.h5");
     damage_state(old, "", 0);
-    EXPECT_TRUE(rubble::io::read_snapshot(old, -1).stepper_state.empty());
+    EXPECT_TRUE(rubble::runfile::read_snapshot(old, -1).stepper_state.empty());
     r = run_rubble({"run", "--resume", old, "--quiet"});
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.err.find("has no stepper state in its last snapshot"), std::string::npos) << r.err;
-    EXPECT_TRUE(rubble::io::is_complete(old));
+    EXPECT_TRUE(rubble::runfile::is_complete(old));
 }

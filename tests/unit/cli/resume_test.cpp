@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "cli_runner.hpp"
-#include "rubble/io/run_file.hpp"
+#include "rubble/runfile/run_file.hpp"
 #include "run_comparison.hpp"
 #include "temp_dir.hpp"
 
@@ -38,12 +38,12 @@ TEST(Resume, StoppedAndResumedRunEqualsUninterruptedRunBitwise) {
         run_rubble({"run", dir.write("b.toml", params(parts)), "--quiet", "--stop-after", "17"});
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("rubble run --resume"), std::string::npos);
-    EXPECT_FALSE(rubble::io::is_complete(parts));
+    EXPECT_FALSE(rubble::runfile::is_complete(parts));
     r = run_rubble({"run", "--resume", parts, "--quiet", "--stop-after", "25"});
     ASSERT_EQ(r.code, 0) << r.err;
     r = run_rubble({"run", "--resume", parts, "--quiet"});
     ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_TRUE(rubble::io::is_complete(parts));
+    EXPECT_TRUE(rubble::runfile::is_complete(parts));
     expect_same_state(whole, parts);
 }
 
@@ -58,7 +58,7 @@ TEST(Resume, AKilledRunLosesNothingBeforeItsLastSnapshot) {
     // Diagnostics written past the last snapshot by a run that then died (step 30 was the
     // last snapshot; rows for later steps exist but no state to resume them from).
     {
-        auto f = rubble::io::RunFile::open_existing(killed);
+        auto f = rubble::runfile::RunFile::open_existing(killed);
         rubble::integrate::Diagnostics junk;
         junk.step = 33;
         junk.total_energy = 123.0;
@@ -79,8 +79,8 @@ TEST(Resume, OnlyTheEndOfARunMayChange) {
               std::string::npos);
     r = run_rubble({"run", "--resume", out, "--quiet", "--integrator.n_steps", "70"});
     ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_EQ(rubble::io::read_snapshot(out, -1).step, 70);
-    EXPECT_TRUE(rubble::io::is_complete(out));
+    EXPECT_EQ(rubble::runfile::read_snapshot(out, -1).step, 70);
+    EXPECT_TRUE(rubble::runfile::is_complete(out));
 }
 
 // With collisions the state also holds each body's distance since its last collision (the
@@ -105,9 +105,9 @@ TEST(Resume, CollisionalRunResumesBitwiseWithItsLogAndCounters) {
     r = run_rubble({"run", "--resume", parts, "--quiet"});
     ASSERT_EQ(r.code, 0) << r.err;
     rubble::test::expect_same_run(whole, parts);
-    const auto da = rubble::io::read_diagnostics(whole);
+    const auto da = rubble::runfile::read_diagnostics(whole);
     ASSERT_GT(da.back().collisions_total, 100.0);
-    EXPECT_EQ(static_cast<double>(rubble::io::read_collision_log(whole).size()),
+    EXPECT_EQ(static_cast<double>(rubble::runfile::read_collision_log(whole).size()),
               da.back().collisions_total);
 }
 
@@ -156,10 +156,10 @@ TEST(Resume, ASnapshotWithNonFiniteValuesIsRefused) {
         0);
     // A last snapshot in which one body's velocity is NaN (a damaged file, or a run written by
     // a version that did not stop on a non-finite state).
-    auto snap = rubble::io::read_snapshot(out, -1);
+    auto snap = rubble::runfile::read_snapshot(out, -1);
     snap.bodies.vel[7].y() = std::numeric_limits<double>::quiet_NaN();
     {
-        auto f = rubble::io::RunFile::open_existing(out);
+        auto f = rubble::runfile::RunFile::open_existing(out);
         f.write_snapshot(snap.bodies, snap.time + 200.0, snap.step + 1);
     }
     const auto r = run_rubble({"run", "--resume", out, "--quiet"});
@@ -189,13 +189,14 @@ TEST(Resume, ACloudOfAggregatesResumesBitwise) {
     r = run_rubble({"run", "--resume", parts, "--quiet"});
     ASSERT_EQ(r.code, 0) << r.err;
     expect_same_state(whole, parts);
-    const auto a = rubble::io::read_snapshot(whole, -1), b = rubble::io::read_snapshot(parts, -1);
+    const auto a = rubble::runfile::read_snapshot(whole, -1),
+               b = rubble::runfile::read_snapshot(parts, -1);
     EXPECT_GT(a.bodies.spheres.size(), 5 * a.bodies.size());
     EXPECT_EQ(a.bodies.spheres.body, b.bodies.spheres.body);
     EXPECT_EQ(a.bodies.spheres.offset, b.bodies.spheres.offset);
     EXPECT_EQ(a.bodies.spheres.radius, b.bodies.spheres.radius);
     EXPECT_EQ(a.bodies.inertia, b.bodies.inertia);
     // The aggregates turned: spin w0 over 30 steps of 200 s is 6 rad.
-    const auto first = rubble::io::read_snapshot(whole, 0);
+    const auto first = rubble::runfile::read_snapshot(whole, 0);
     EXPECT_GT(first.bodies.orientation[0].angularDistance(a.bodies.orientation[0]), 0.1);
 }

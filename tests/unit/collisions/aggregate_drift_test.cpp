@@ -28,7 +28,7 @@ using test::eps;
 // random 0.3 m/s, spinning at up to w_max.
 Bodies converging_cloud(int n, int k, double w_max, std::uint64_t seed) {
     Bodies b = test::aggregate_cloud(n, k, w_max, seed);
-    ic::Rng rng(seed + 1);
+    Rng rng(seed + 1);
     Vec3 centre = Vec3::Zero();
     for (std::size_t i = 0; i < b.size(); ++i)
         centre += b.pos[i] / static_cast<double>(b.size());

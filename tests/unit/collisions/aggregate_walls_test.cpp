@@ -93,7 +93,7 @@ TEST(AggregateWalls, AnElasticGasOfSpinningAggregatesInABoxKeepsMomentumWithTheW
     // free rotor keeps L: bodies + budgets stay constant to round-off, which grows at most
     // linearly with the contacts (each adds a few eps of the momentum scale).
     Bodies b = test::aggregate_cloud(27, 6, 2.0, 7);
-    ic::Rng rng(8);
+    Rng rng(8);
     Vec3 lo = Vec3::Constant(1e30), hi = Vec3::Constant(-1e30);
     for (std::size_t k = 0; k < b.size(); ++k) {
         b.vel[k] = rng.in_ball(10.0);
@@ -120,7 +120,7 @@ TEST(AggregateWalls, AnElasticGasOfSpinningAggregatesInABoxKeepsMomentumWithTheW
         wall_contacts += s.wall_collisions;
         EXPECT_EQ(s.overlaps, 0) << "step " << step;
         Vec3 p = momentum(b), l = angular_momentum(b);
-        for (const boundaries::WallImpulse& w : drift.wall_impulses()) {
+        for (const collisions::WallImpulse& w : drift.wall_impulses()) {
             p -= w.linear;
             l -= w.angular;
         }

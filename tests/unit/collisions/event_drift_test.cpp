@@ -11,8 +11,8 @@
 
 #include "gas.hpp"
 #include "rubble/collisions/event_drift.hpp"
-#include "rubble/collisions/predict.hpp"
 #include "rubble/collisions/resolve.hpp"
+#include "rubble/core/contact_time.hpp"
 #include "rubble/core/error.hpp"
 
 namespace rubble::collisions {
@@ -84,7 +84,7 @@ TEST_P(AgainstBruteForce, SameCollisionsInTheSameOrderAtTheSameTimes) {
     const auto [phi, seed] = GetParam();
     test::Gas gas = test::lattice_gas(2000, phi, 1.0, seed);
     // Spins make the outcome depend on the tangential model too.
-    ic::Rng rng(seed + 100);
+    Rng rng(seed + 100);
     for (Vec3& w : gas.bodies.spin)
         w = rng.unit_vector();
     // Several mean free times: most bodies collide more than once, chains of re-collisions.
@@ -111,7 +111,7 @@ TEST_P(AgainstBruteForce, SameCollisionsInTheSameOrderAtTheSameTimes) {
 // Sizes spread over a factor 10 (neighbourhoods on four grid levels, pairs across levels).
 TEST(EventDrift, PolydisperseGasMatchesBruteForce) {
     test::Gas gas = test::lattice_gas(2000, 0.5, 1.0, 5);
-    ic::Rng rng(17);
+    Rng rng(17);
     for (std::size_t i = 0; i < gas.bodies.size(); ++i) {
         // Body and sphere alike (the storage invariants, checked under RUBBLE_DEBUG_CHECKS).
         const double r = gas.bodies.radius[i] * std::pow(10.0, -std::pow(rng.uniform(), 2.0));

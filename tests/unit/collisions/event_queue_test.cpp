@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "rubble/collisions/event_queue.hpp"
-#include "rubble/ic/random.hpp"
+#include "rubble/core/random.hpp"
 
 namespace rubble::collisions {
 namespace {
@@ -17,7 +17,7 @@ TEST(EventQueue, PopsInTheOrderOfOneHeapOfAllEvents) {
         EventQueue queue;
         queue.reset(h, expected, 16);
         EventHeap reference;
-        ic::Rng rng(expected);
+        Rng rng(expected);
         // Times drawn from a few values too, so that ties (broken by pair and image) and times
         // on stretch boundaries occur; events are never earlier than the last one popped, as
         // in the drift.

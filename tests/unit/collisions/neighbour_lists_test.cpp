@@ -81,7 +81,7 @@ TEST_P(NeighbourListsTest, MatchBruteForceAcrossSizesAndRenewals) {
     const double box_or_open = GetParam();
     test::Gas gas = test::lattice_gas(3000, 0.4, 1.0, 7);
     // Radii spread over a factor 20 (five grid levels); smaller spheres cannot overlap.
-    ic::Rng rng(11);
+    Rng rng(11);
     for (double& r : gas.bodies.radius)
         r *= std::pow(20.0, -std::pow(rng.uniform(), 3.0)); // most near full size
     const double skin = 1.0;

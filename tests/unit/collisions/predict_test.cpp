@@ -5,12 +5,11 @@
 
 #include <gtest/gtest.h>
 
-#include "rubble/collisions/predict.hpp"
-#include "rubble/ic/random.hpp"
+#include "rubble/core/contact_time.hpp"
+#include "rubble/core/random.hpp"
 #include "tolerances.hpp"
 
 using namespace rubble;
-using collisions::predict_contact;
 using rubble::test::eps;
 
 TEST(PredictContact, HeadOnApproachHasTheObviousRoot) {
@@ -45,7 +44,7 @@ TEST(PredictContact, GrazingPairsTouchAtClosestApproach) {
 
 TEST(PredictContact, StableForTinySpheresFarApartAgainstLongDouble) {
     // c / (-b + sqrt(D)) keeps full relative precision where (-b - sqrt(D)) / a cancels.
-    ic::Rng rng(3);
+    Rng rng(3);
     for (int trial = 0; trial < 1000; ++trial) {
         const Vec3 r = rng.uniform(1.0, 1e3) * rng.unit_vector();
         const double sigma = rng.uniform(1e-8, 1e-3);

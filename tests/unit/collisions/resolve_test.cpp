@@ -7,7 +7,7 @@
 
 #include "rubble/collisions/resolve.hpp"
 #include "rubble/core/bodies.hpp"
-#include "rubble/ic/random.hpp"
+#include "rubble/core/random.hpp"
 #include "tolerances.hpp"
 
 using namespace rubble;
@@ -21,7 +21,7 @@ SphereState sphere(double m, double r, const Vec3& x, const Vec3& v, const Vec3&
 }
 
 // A random touching pair whose surfaces approach.
-std::pair<SphereState, SphereState> random_contact(ic::Rng& rng) {
+std::pair<SphereState, SphereState> random_contact(Rng& rng) {
     const double r1 = rng.uniform(0.1, 3.0), r2 = rng.uniform(0.1, 3.0);
     const Vec3 n = rng.unit_vector();
     const Vec3 x1 = rng.in_ball(10.0);
@@ -58,7 +58,7 @@ double energy_loss(const SphereState& s1, const SphereState& s2, const Restituti
 } // namespace
 
 TEST(Resolve, BetaIsTwoSeventhsForSolidSpheresOfAnySize) {
-    ic::Rng rng(1);
+    Rng rng(1);
     for (int k = 0; k < 100; ++k) {
         const auto [a, b] = random_contact(rng);
         EXPECT_NEAR(tangential_beta(a, b), 2.0 / 7.0, 8 * eps);
@@ -66,7 +66,7 @@ TEST(Resolve, BetaIsTwoSeventhsForSolidSpheresOfAnySize) {
 }
 
 TEST(Resolve, ConservesMomentumAndAngularMomentumAndLosesTheAnalyticEnergy) {
-    ic::Rng rng(2);
+    Rng rng(2);
     for (int k = 0; k < 500; ++k) {
         const auto [a, b] = random_contact(rng);
         const Restitution e{rng.uniform(0.0, 1.0), rng.uniform(-1.0, 1.0)};
@@ -88,7 +88,7 @@ TEST(Resolve, ConservesMomentumAndAngularMomentumAndLosesTheAnalyticEnergy) {
 }
 
 TEST(Resolve, ContactVelocityIsRestitutedAsSpecified) {
-    ic::Rng rng(3);
+    Rng rng(3);
     for (int k = 0; k < 200; ++k) {
         auto [a, b] = random_contact(rng);
         const Restitution e{0.4, -0.3};

@@ -10,8 +10,8 @@
 #include <gtest/gtest.h>
 
 #include "aggregates.hpp"
-#include "rubble/boundaries/wall_resolve.hpp"
 #include "rubble/collisions/rigid_impulse.hpp"
+#include "rubble/collisions/wall_resolve.hpp"
 #include "rubble/core/rigid_body.hpp"
 #include "tolerances.hpp"
 
@@ -87,7 +87,7 @@ struct Pair {
 // Body 0: an aggregate of 2 to 6 spheres; body 1: another aggregate or a free sphere, of about
 // `mass_ratio` times body 0's mass; random orientations, velocities and spins of about `spin`
 // rad/s; touching, with the contact points approaching.
-Pair random_pair(ic::Rng& rng, Partner partner, double mass_ratio, double spin) {
+Pair random_pair(Rng& rng, Partner partner, double mass_ratio, double spin) {
     Pair s;
     const double rho = 2000.0, scale = std::cbrt(mass_ratio);
     const auto count = [&] { return 2 + static_cast<int>(rng.uniform() * 5.0); };
@@ -146,7 +146,7 @@ struct TouchingSpheres {
     SphereState a, c;
     Vec3 n;
 };
-TouchingSpheres touching_spheres(ic::Rng& rng) {
+TouchingSpheres touching_spheres(Rng& rng) {
     const double r1 = rng.uniform(0.1, 3.0), r2 = rng.uniform(0.1, 3.0);
     const double m1 = rng.uniform(1.0, 100.0), m2 = rng.uniform(1.0, 100.0);
     const Vec3 n = rng.unit_vector(), x1 = rng.in_ball(10.0);
@@ -165,7 +165,7 @@ TouchingSpheres touching_spheres(ic::Rng& rng) {
 } // namespace
 
 TEST(RigidImpulse, TwoSpheresGiveRichardsonsImpulse) {
-    ic::Rng rng(11);
+    Rng rng(11);
     for (int k = 0; k < 300; ++k) {
         const auto [a, c, n] = touching_spheres(rng);
         const double r1 = a.radius, r2 = c.radius, m1 = a.mass, m2 = c.mass;
@@ -185,7 +185,7 @@ TEST(RigidImpulse, TwoSpheresGiveRichardsonsImpulse) {
 }
 
 TEST(RigidImpulse, ASphereAgainstAWallGetsTheWallModelsImpulse) {
-    ic::Rng rng(12);
+    Rng rng(12);
     for (int k = 0; k < 300; ++k) {
         const double r = rng.uniform(0.1, 3.0), m = rng.uniform(1.0, 100.0);
         const Vec3 n = rng.unit_vector(), wall_v = rng.in_ball(1.0);
@@ -197,7 +197,7 @@ TEST(RigidImpulse, ASphereAgainstAWallGetsTheWallModelsImpulse) {
                       rng.in_ball(2.0)};
         s.vel -= 2.0 * n; // toward the wall (n points from the wall to the sphere)
         const Restitution e{rng.uniform(0.0, 1.0), rng.uniform(-1.0, 1.0)};
-        const boundaries::WallOutcome want = boundaries::resolve_wall_contact(s, n, wall_v, e);
+        const collisions::WallOutcome want = collisions::resolve_wall_contact(s, n, wall_v, e);
         const Vec3 p = s.pos - r * n;
         const RigidOutcome got =
             resolve_rigid_contact(wall_state(p, wall_v), rigid_state(s), p, n, e);
@@ -213,7 +213,7 @@ TEST(RigidImpulse, CoulombFrictionBetweenSpheresIsWaltonsModel) {
     // Spheres: the sticking impulse is -mu_r [(1 + eps_n) u_n + beta u_t]; when its tangential
     // part exceeds mu (1 + eps_n) mu_r |u_n| the contact slides and J_t = -mu J_n u_t / |u_t|
     // (Walton & Braun 1986), with beta = 2/7 (Richardson et al. 2009, eq. 11).
-    ic::Rng rng(13);
+    Rng rng(13);
     int sliding = 0, sticking = 0;
     for (int k = 0; k < 400; ++k) {
         const auto [a, c, n] = touching_spheres(rng);
@@ -238,7 +238,7 @@ TEST(RigidImpulse, CoulombFrictionBetweenSpheresIsWaltonsModel) {
 }
 
 TEST(RigidImpulse, AggregateContactsConserveMomentumAndLoseTheAnalyticEnergy) {
-    ic::Rng rng(14);
+    Rng rng(14);
     const double eps_ns[] = {0.0, 0.5, 0.9, 1.0};
     const double eps_ts[] = {-0.5, 0.0, 0.5, 1.0};
     const double ratios[] = {1e-2, 1.0, 1e2};
@@ -263,7 +263,7 @@ TEST(RigidImpulse, AggregateContactsConserveMomentumAndLoseTheAnalyticEnergy) {
 }
 
 TEST(RigidImpulse, CoulombContactsConserveMomentumStayInTheConeAndLoseTheAnalyticEnergy) {
-    ic::Rng rng(15);
+    Rng rng(15);
     int sliding = 0, sticking = 0;
     for (const Partner partner : {Partner::aggregate, Partner::sphere})
         for (const double ratio : {1e-2, 1.0, 1e2})
@@ -292,7 +292,7 @@ TEST(RigidImpulse, CoulombContactsConserveMomentumStayInTheConeAndLoseTheAnalyti
 }
 
 TEST(RigidImpulse, FrictionlessContactsPushAlongTheNormal) {
-    ic::Rng rng(16);
+    Rng rng(16);
     for (int k = 0; k < 200; ++k) {
         const Pair s = random_pair(rng, Partner::aggregate, rng.uniform(0.1, 10.0), 2.0);
         const RigidState b0 = rigid_state(s.b, 0), b1 = rigid_state(s.b, 1);
@@ -308,7 +308,7 @@ TEST(RigidImpulse, FrictionlessContactsPushAlongTheNormal) {
 TEST(RigidImpulse, AggregateAgainstAMovingWall) {
     // The wall takes -J at p: the body's momentum changes by J and its angular momentum about
     // the origin by p x J; in the frame of the wall's surface the energy lost is the model's.
-    ic::Rng rng(17);
+    Rng rng(17);
     for (int k = 0; k < 300; ++k) {
         Bodies b;
         add_rigid_body(b, 1, test::random_cluster(rng, 2 + k % 5, 1.0, 2000.0), rng.in_ball(10.0),
@@ -358,7 +358,7 @@ TEST(RigidImpulse, OrthogonalSplitOfTheContactVelocityWouldCreateEnergy) {
     // K J = -(1 + eps_n) u_n - (1 - eps_t) u_t (u_n = (u.n) n) gives, at eps_n = eps_t = 1,
     // u' = -u_n + u_t and an energy change 2 u_n.K^-1 u_t, which has either sign whenever K n
     // is not parallel to n (an off-centre contact). Our model loses exactly nothing there.
-    ic::Rng rng(18);
+    Rng rng(18);
     int gains = 0;
     for (int k = 0; k < 200; ++k) {
         const Pair s = random_pair(rng, Partner::aggregate, 1.0, 1.0);
@@ -383,7 +383,7 @@ TEST(RigidImpulse, DumbbellStruckAtOneEndMatchesTheClosedForm) {
     // + d^2 / I_z), I_z = 4/5 m a^2 + 2 m d^2, and
     // v_s' = v0 - j/m_s, V' = j/(2m), w' = j d / I_z about z. The whole scene is rotated at
     // random: the answer is the rotated closed form.
-    ic::Rng rng(19);
+    Rng rng(19);
     const double m = 2.0, a = 0.5, d = 1.5, big_r = 0.7, v0 = 1.3;
     for (const double ms : {0.2, 2.0, 20.0})
         for (const double en : {0.0, 0.5, 1.0}) {

@@ -25,7 +25,7 @@ const double round_off = test::summation_bound(64);
 
 enum class Kind { aggregate, sphere };
 
-void add_body(Bodies& b, std::int64_t id, Kind kind, double scale, ic::Rng& rng) {
+void add_body(Bodies& b, std::int64_t id, Kind kind, double scale, Rng& rng) {
     const Vec3 v = rng.in_ball(1.0), w = rng.in_ball(2.0);
     if (kind == Kind::sphere) {
         b.add_sphere(id, sphere_mass(2000.0, scale), scale, rng.in_ball(10.0), v, w);
@@ -74,7 +74,7 @@ std::vector<Vec3> centres(const Bodies& b, std::size_t k, const Vec3& shift) {
 } // namespace
 
 TEST(RigidMerge, StickingConservesMomentumAngularMomentumAndBuildsTheUnion) {
-    ic::Rng rng(21);
+    Rng rng(21);
     int ran = 0;
     for (const Kind a : {Kind::aggregate, Kind::sphere})
         for (const Kind c : {Kind::aggregate, Kind::sphere})

@@ -14,15 +14,14 @@
 
 #include "aggregates.hpp"
 #include "rubble/collisions/rigid_predict.hpp"
+#include "rubble/core/random.hpp"
 #include "rubble/core/rigid_body.hpp"
-#include "rubble/ic/random.hpp"
 #include "tolerances.hpp"
 
 using namespace rubble;
 using collisions::PartSphere;
 using collisions::predict_rigid_contact;
 using collisions::RigidMotion;
-using ic::Rng;
 using integrate::RotorPath;
 using rubble::test::eps;
 

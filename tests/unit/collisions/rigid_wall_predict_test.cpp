@@ -14,8 +14,8 @@
 #include "aggregates.hpp"
 #include "rubble/boundaries/wall.hpp"
 #include "rubble/collisions/rigid_wall_predict.hpp"
+#include "rubble/core/random.hpp"
 #include "rubble/core/rigid_body.hpp"
-#include "rubble/ic/random.hpp"
 #include "rubble/integrate/rotor_path.hpp"
 #include "tolerances.hpp"
 
@@ -25,7 +25,6 @@ using boundaries::WallShape;
 using collisions::PartSphere;
 using collisions::predict_rigid_wall_contact;
 using collisions::RigidMotion;
-using ic::Rng;
 using integrate::RotorPath;
 using rubble::test::eps;
 

@@ -10,12 +10,12 @@
 #include <gtest/gtest.h>
 
 #include "rubble/core/bodies.hpp"
+#include "rubble/core/polyhedron_mass.hpp"
+#include "rubble/core/random.hpp"
 #include "rubble/core/rigid_body.hpp"
 #include "rubble/gravity/direct_gravity.hpp"
 #include "rubble/ic/aggregates.hpp"
-#include "rubble/ic/random.hpp"
 #include "rubble/integrate/simulation.hpp"
-#include "rubble/shapes/polyhedron_mass.hpp"
 #include "tolerances.hpp"
 
 using namespace rubble;
@@ -32,7 +32,7 @@ Bodies mixed() {
     add_polyhedron(b, 1, box, rho, Vec3(0, 0, 0), Vec3(1, 0, 0), Vec3(0, 0, 0.1));
     add_rigid_body(b, 2, {{Vec3(-1, 0, 0), 0.5, 2.0e3}, {Vec3(1, 0, 0), 0.5, 2.0e3}}, Vec3(0, 6, 0),
                    Vec3::Zero(), Vec3::Zero());
-    ic::Rng rng(11);
+    Rng rng(11);
     const auto hull =
         b.add_hull_shape(shapes::make_polyhedron(ic::random_ellipsoid_hull(Vec3(2, 1, 1), rng)));
     add_polyhedron(b, 3, hull, rho, Vec3(0, 0, 7), Vec3::Zero(), Vec3::Zero(),

@@ -5,8 +5,9 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include "rubble/core/random.hpp"
 #include "rubble/gravity/direct_gravity.hpp"
-#include "rubble/ic/random.hpp"
+#include "rubble/run/make_gravity_solver.hpp"
 #include "tolerances.hpp"
 
 using namespace rubble;
@@ -20,7 +21,7 @@ struct Points {
 };
 
 Points random_points(std::size_t n, std::uint64_t seed) {
-    ic::Rng rng(seed);
+    Rng rng(seed);
     Points p;
     for (std::size_t i = 0; i < n; ++i) {
         p.pos.push_back(rng.in_ball(100.0));
@@ -109,8 +110,8 @@ TEST(DirectGravity, BitwiseIndependentOfThreadCount) {
 TEST(GravityFactory, MakesTheBackendAskedForAndResolvesAuto) {
     gravity::GravityConfig c;
     c.backend = gravity::Backend::direct;
-    EXPECT_EQ(gravity::make_gravity_solver(c, 10)->name(), "direct");
+    EXPECT_EQ(run::make_gravity_solver(c, 10)->name(), "direct");
     c.backend = gravity::Backend::automatic;
-    EXPECT_EQ(gravity::make_gravity_solver(c, gravity::auto_tree_threshold - 1)->name(), "direct");
-    EXPECT_EQ(gravity::make_gravity_solver(c, gravity::auto_tree_threshold)->name(), "tree");
+    EXPECT_EQ(run::make_gravity_solver(c, gravity::auto_tree_threshold - 1)->name(), "direct");
+    EXPECT_EQ(run::make_gravity_solver(c, gravity::auto_tree_threshold)->name(), "tree");
 }

@@ -12,8 +12,8 @@
 #include <gtest/gtest.h>
 
 #include "rubble/core/error.hpp"
+#include "rubble/core/polyhedron_mass.hpp"
 #include "rubble/ic/aggregates.hpp"
-#include "rubble/shapes/polyhedron_mass.hpp"
 #include "temp_dir.hpp"
 #include "tolerances.hpp"
 

@@ -185,7 +185,7 @@ TEST(Validate, BadValuesNameTheBody) {
     }
 }
 
-// An overfull region (volume fraction 2) is refused by io::check_new_run before placement; the
+// An overfull region (volume fraction 2) is refused by config::check_new_run before placement; the
 // generator itself still gives up after a bounded number of attempts rather than for ever.
 TEST(Cloud, PlacementGivesUpAfterABoundedNumberOfAttempts) {
     CloudConfig c;

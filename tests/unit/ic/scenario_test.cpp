@@ -10,10 +10,10 @@
 #include <gtest/gtest.h>
 
 #include "rubble/core/error.hpp"
+#include "rubble/core/polyhedron_mass.hpp"
 #include "rubble/core/rigid_body.hpp"
 #include "rubble/ic/scenario.hpp"
 #include "rubble/ic/validate.hpp"
-#include "rubble/shapes/polyhedron_mass.hpp"
 
 using namespace rubble;
 
@@ -44,7 +44,7 @@ Vec3 momentum(const Bodies& b) {
 }
 
 TEST(Scenario, ThreeRepresentationsShareMassesCentresMomentaAndInertia) {
-    ic::Rng rng(2017);
+    Rng rng(2017);
     const ic::Scenario s = ic::make_scenario(hulls(40), rng);
     ASSERT_EQ(s.grains.size(), 40u);
     ic::MotionConfig motion;
@@ -55,7 +55,7 @@ TEST(Scenario, ThreeRepresentationsShareMassesCentresMomentaAndInertia) {
     for (const auto m : {ic::Representation::polyhedron, ic::Representation::aggregate,
                          ic::Representation::sphere}) {
         Bodies b = ic::represent(s, m);
-        ic::Rng same(99); // the same motion for each model
+        Rng same(99); // the same motion for each model
         ic::apply_motion(b, motion, same);
         // Nothing overlaps: each model's bounding spheres are within the placement's.
         EXPECT_NO_THROW(ic::validate_bodies(b, "scenario", 0.0));
@@ -99,7 +99,7 @@ TEST(Scenario, ThreeRepresentationsShareMassesCentresMomentaAndInertia) {
 TEST(Scenario, RefusesGrainsThatAreNotHulls) {
     ic::CloudConfig c = hulls(5);
     c.grain.kind = ic::GrainKind::sphere;
-    ic::Rng rng(1);
+    Rng rng(1);
     EXPECT_THROW((void)ic::make_scenario(c, rng), InputError);
 }
 

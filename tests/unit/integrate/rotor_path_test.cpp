@@ -6,13 +6,12 @@
 
 #include <gtest/gtest.h>
 
-#include "rubble/ic/random.hpp"
+#include "rubble/core/random.hpp"
 #include "rubble/integrate/free_rotor.hpp"
 #include "rubble/integrate/rotor_path.hpp"
 #include "tolerances.hpp"
 
 using namespace rubble;
-using ic::Rng;
 using integrate::RotorPath;
 using rubble::test::eps;
 

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "rubble/ic/random.hpp"
+#include "rubble/core/random.hpp"
 #include "rubble/polyhedra/broad_phase.hpp"
 
 using namespace rubble;
@@ -29,7 +29,7 @@ std::vector<std::pair<std::int32_t, std::int32_t>> all_pairs(const std::vector<V
 } // namespace
 
 TEST(BroadPhase, FindsExactlyThePairsWhoseSpheresMeet) {
-    ic::Rng rng(3);
+    Rng rng(3);
     for (const int n : {0, 1, 2, 17, 500, 3000}) {
         for (const double spread : {1e-3, 1.0, 1e6}) {
             std::vector<Vec3> x;

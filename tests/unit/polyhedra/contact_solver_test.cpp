@@ -29,7 +29,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
-#include "rubble/ic/random.hpp"
+#include "rubble/core/random.hpp"
 #include "rubble/polyhedra/contact_solver.hpp"
 #include "tolerances.hpp"
 
@@ -261,7 +261,7 @@ TEST(ContactSolver, ConeProjectionThreeCases) {
 }
 
 TEST(ContactSolver, ConeProjectionMatchesReference) {
-    ic::Rng rng(5);
+    Rng rng(5);
     for (int k = 0; k < 1000; ++k) {
         const Vec3 x = rng.in_ball(10.0);
         const double mu = k % 10 == 0 ? 0.0 : rng.uniform(0, 2);
@@ -271,7 +271,7 @@ TEST(ContactSolver, ConeProjectionMatchesReference) {
 }
 
 TEST(ContactSolver, TangentBasisIsOrthonormalAndRightHanded) {
-    ic::Rng rng(7);
+    Rng rng(7);
     for (int k = 0; k < 100; ++k) {
         const Vec3 n = rng.unit_vector();
         const auto [t1, t2] = polyhedra::tangent_basis(n);
@@ -414,7 +414,7 @@ TEST_P(ContactSolverMethod, MomentumAndAngularMomentumConserved) {
     // Random free bodies in contact with each other only: any impulses, converged or not, are
     // equal and opposite at a shared point, so sum m v and sum (x x m v + I w) are kept to
     // round-off.
-    ic::Rng rng(11);
+    Rng rng(11);
     Problem p;
     const int nb = 12;
     std::vector<Mat3> inertia;
@@ -470,7 +470,7 @@ struct RandomProblem {
 };
 
 RandomProblem random_problem(std::uint64_t seed, int nb, int nc) {
-    ic::Rng rng(seed);
+    Rng rng(seed);
     RandomProblem out;
     Problem& p = out.p;
     std::vector<Vec3> vstar, wstar;

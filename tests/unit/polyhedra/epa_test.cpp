@@ -13,11 +13,11 @@
 #include <gtest/gtest.h>
 
 #include "polytope_reference.hpp"
-#include "rubble/ic/random.hpp"
+#include "rubble/core/convex_hull.hpp"
+#include "rubble/core/random.hpp"
 #include "rubble/polyhedra/epa.hpp"
 #include "rubble/polyhedra/point3_eigen.hpp"
 #include "rubble/polyhedra/support.hpp"
-#include "rubble/shapes/convex_hull.hpp"
 #include "tolerances.hpp"
 
 using namespace rubble;
@@ -83,7 +83,7 @@ shapes::ConvexHull cube(double side) {
 }
 
 // n points drawn uniformly on an ellipsoid of semi-axes (1, 0.8, 0.6) r: every one a vertex.
-shapes::ConvexHull ellipsoid_hull(int n, double r, ic::Rng& rng) {
+shapes::ConvexHull ellipsoid_hull(int n, double r, Rng& rng) {
     std::vector<Vec3> p;
     for (int k = 0; k < n; ++k)
         p.push_back(rng.unit_vector().cwiseProduct(Vec3(1.0, 0.8, 0.6)) * r);
@@ -91,7 +91,7 @@ shapes::ConvexHull ellipsoid_hull(int n, double r, ic::Rng& rng) {
 }
 
 // Uniform on SO(3) (Shoemake 1992, Graphics Gems III, "Uniform random rotations").
-Quat random_rotation(ic::Rng& rng) {
+Quat random_rotation(Rng& rng) {
     const double u1 = rng.uniform(), u2 = 2 * pi * rng.uniform(), u3 = 2 * pi * rng.uniform();
     const double a = std::sqrt(1 - u1), b = std::sqrt(u1);
     return Quat(a * std::sin(u2), a * std::cos(u2), b * std::sin(u3), b * std::cos(u3));
@@ -204,7 +204,7 @@ TEST(Epa, TouchingCubesHaveNoDepthAndApartOnesNoOverlap) {
 //   - the normal reaching the depth: h_A(n) + h_B(-n) = depth, to the same tolerance;
 //   - the witness points in their shapes, and on_a - on_b = depth * normal.
 TEST(Epa, RandomHullsMatchTheExactReference) {
-    ic::Rng rng(2027);
+    Rng rng(2027);
     struct Size {
         int vertices, pairs;
     };

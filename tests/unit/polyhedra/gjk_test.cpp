@@ -12,11 +12,11 @@
 #include <gtest/gtest.h>
 
 #include "polytope_reference.hpp"
-#include "rubble/ic/random.hpp"
+#include "rubble/core/convex_hull.hpp"
+#include "rubble/core/random.hpp"
 #include "rubble/polyhedra/gjk.hpp"
 #include "rubble/polyhedra/point3_eigen.hpp"
 #include "rubble/polyhedra/support.hpp"
-#include "rubble/shapes/convex_hull.hpp"
 #include "tolerances.hpp"
 
 using namespace rubble;
@@ -77,7 +77,7 @@ shapes::ConvexHull cube(double side) {
 }
 
 // n points drawn uniformly on an ellipsoid of semi-axes (1, 0.8, 0.6) r: every one a vertex.
-shapes::ConvexHull ellipsoid_hull(int n, double r, ic::Rng& rng) {
+shapes::ConvexHull ellipsoid_hull(int n, double r, Rng& rng) {
     std::vector<Vec3> p;
     for (int k = 0; k < n; ++k)
         p.push_back(rng.unit_vector().cwiseProduct(Vec3(1.0, 0.8, 0.6)) * r);
@@ -85,7 +85,7 @@ shapes::ConvexHull ellipsoid_hull(int n, double r, ic::Rng& rng) {
 }
 
 // Uniform on SO(3) (Shoemake 1992, Graphics Gems III, "Uniform random rotations").
-Quat random_rotation(ic::Rng& rng) {
+Quat random_rotation(Rng& rng) {
     const double u1 = rng.uniform(), u2 = 2 * pi * rng.uniform(), u3 = 2 * pi * rng.uniform();
     const double a = std::sqrt(1 - u1), b = std::sqrt(u1);
     return Quat(a * std::sin(u2), a * std::cos(u2), b * std::sin(u3), b * std::cos(u3));
@@ -138,7 +138,7 @@ TEST(Gjk, OverlapsAndContainmentAreOverlaps) {
 //   - the certified bracket lower_bound <= exact <= distance, to the same round-off;
 //   - the closest points on their shapes and that distance apart.
 TEST(Gjk, RandomHullsMatchTheExactReference) {
-    ic::Rng rng(2026);
+    Rng rng(2026);
     struct Size {
         int vertices, pairs;
     };
@@ -193,7 +193,7 @@ TEST(Gjk, RandomHullsMatchTheExactReference) {
 // overlaps either way. At least some walks must stop early, and save steps, or the option
 // does nothing.
 TEST(Gjk, EarlyExitIsCertifiedAndChangesNothingWithinReach) {
-    ic::Rng rng(77);
+    Rng rng(77);
     int early = 0, saved_steps = 0;
     for (int k = 0; k < 400; ++k) {
         const double ra = rng.uniform(0.5, 2.0), rb = rng.uniform(0.5, 2.0);

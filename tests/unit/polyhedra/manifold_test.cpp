@@ -16,13 +16,13 @@
 #include <gtest/gtest.h>
 
 #include "polytope_reference.hpp"
+#include "rubble/core/polyhedron.hpp"
+#include "rubble/core/random.hpp"
 #include "rubble/ic/aggregates.hpp"
-#include "rubble/ic/random.hpp"
 #include "rubble/polyhedra/gjk.hpp"
 #include "rubble/polyhedra/manifold.hpp"
 #include "rubble/polyhedra/point3_eigen.hpp"
 #include "rubble/polyhedra/support.hpp"
-#include "rubble/shapes/polyhedron.hpp"
 #include "tolerances.hpp"
 
 using namespace rubble;
@@ -325,13 +325,13 @@ struct Body {
 };
 
 // Uniform on SO(3) (Shoemake 1992, Graphics Gems III, "Uniform random rotations").
-Quat random_rotation(ic::Rng& rng) {
+Quat random_rotation(Rng& rng) {
     const double u1 = rng.uniform(), u2 = 2 * pi * rng.uniform(), u3 = 2 * pi * rng.uniform();
     const double a = std::sqrt(1 - u1), b = std::sqrt(u1);
     return Quat(a * std::sin(u2), a * std::cos(u2), b * std::sin(u3), b * std::cos(u3));
 }
 
-Polyhedron random_shape(bool is_box, ic::Rng& rng) {
+Polyhedron random_shape(bool is_box, Rng& rng) {
     if (is_box)
         return box(Vec3(rng.uniform(0.5, 2.0), rng.uniform(0.5, 2.0), rng.uniform(0.5, 2.0)));
     return shapes::make_polyhedron(
@@ -359,7 +359,7 @@ double face_separation(const Body& a, const Body& b) {
 // Two random shapes of the kind (0: hulls, 1: box and hull, 2: boxes, 3: boxes with parallel
 // faces, B on a face of A turned about its normal and shifted along it), A up to 10 m from the
 // origin, B touching it from 1e-6 to 1e-2 of their reach away.
-std::pair<Body, Body> random_pair(int kind, ic::Rng& rng) {
+std::pair<Body, Body> random_pair(int kind, Rng& rng) {
     Body a(random_shape(kind >= 1, rng), place(rng.in_ball(10.0), random_rotation(rng)));
     const double s = std::pow(10.0, rng.uniform(-6.0, -2.0));
     if (kind == 3) {
@@ -395,7 +395,7 @@ std::pair<Body, Body> random_pair(int kind, ic::Rng& rng) {
 // For every manifold 1 to 4 points; when a face of either holds the closest points, the smallest
 // gap is the exact distance (less what the pair was pushed in), and equals GJK's distance.
 TEST(ContactManifold, RandomPairsAreOnTheirShapesAndNeverCloserThanTheShapes) {
-    ic::Rng rng(2111);
+    Rng rng(2111);
     std::array<int, 5> counts{};
     int face_closest = 0, pairs = 0, overlapping = 0;
     double worst_face = 0.0, worst_below = 0.0; // in units of eps times the coordinates' size

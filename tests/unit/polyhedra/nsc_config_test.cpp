@@ -8,12 +8,12 @@
 #include <gtest/gtest.h>
 
 #include "rubble/core/error.hpp"
+#include "rubble/core/polyhedron.hpp"
 #include "rubble/core/rigid_body.hpp"
 #include "rubble/gravity/no_gravity.hpp"
 #include "rubble/ic/aggregates.hpp"
 #include "rubble/integrate/simulation.hpp"
 #include "rubble/polyhedra/nsc_stepper.hpp"
-#include "rubble/shapes/polyhedron.hpp"
 
 using namespace rubble;
 

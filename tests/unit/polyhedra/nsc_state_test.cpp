@@ -15,13 +15,13 @@
 
 #include "rubble/boundaries/wall.hpp"
 #include "rubble/core/error.hpp"
+#include "rubble/core/polyhedron.hpp"
+#include "rubble/core/random.hpp"
 #include "rubble/core/rigid_body.hpp"
 #include "rubble/gravity/no_gravity.hpp"
 #include "rubble/ic/aggregates.hpp"
-#include "rubble/ic/random.hpp"
 #include "rubble/integrate/simulation.hpp"
 #include "rubble/polyhedra/nsc_stepper.hpp"
-#include "rubble/shapes/polyhedron.hpp"
 
 using namespace rubble;
 
@@ -44,7 +44,7 @@ polyhedra::NscConfig config() {
 // 18 random hulls on a lattice over a box's floor, thrown about, under g.
 Bodies pile() {
     Bodies b;
-    ic::Rng rng(12);
+    Rng rng(12);
     ic::GrainConfig grain;
     grain.kind = ic::GrainKind::hull;
     grain.aspect = Vec3(1.0, 0.7, 0.5);

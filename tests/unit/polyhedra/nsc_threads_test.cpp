@@ -12,13 +12,13 @@
 #include <omp.h>
 
 #include "rubble/boundaries/wall.hpp"
+#include "rubble/core/polyhedron.hpp"
+#include "rubble/core/random.hpp"
 #include "rubble/core/rigid_body.hpp"
 #include "rubble/gravity/no_gravity.hpp"
 #include "rubble/ic/aggregates.hpp"
-#include "rubble/ic/random.hpp"
 #include "rubble/integrate/simulation.hpp"
 #include "rubble/polyhedra/nsc_stepper.hpp"
-#include "rubble/shapes/polyhedron.hpp"
 
 using namespace rubble;
 
@@ -33,7 +33,7 @@ constexpr double dt = 2e-3;       // s
 // on `threads` threads; the bodies afterwards, and the most candidate pairs of a step seen.
 std::pair<Bodies, std::int64_t> pour(int threads, int steps) {
     Bodies b;
-    ic::Rng rng(11);
+    Rng rng(11);
     ic::GrainConfig grain;
     grain.kind = ic::GrainKind::hull;
     grain.aspect = Vec3(1.0, 0.7, 0.5);

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "rubble/ic/random.hpp"
+#include "rubble/core/random.hpp"
 #include "rubble/tree/morton.hpp"
 #include "rubble/tree/multipole_finish.hpp"
 
@@ -41,7 +41,7 @@ struct Cluster {
 
 // Random masses in a ball of radius 1 about (0.3, -0.2, 0.1), summarised about their com.
 Cluster make_cluster(std::uint64_t seed) {
-    ic::Rng rng(seed);
+    Rng rng(seed);
     Cluster c;
     Vec3 com = Vec3::Zero();
     double m = 0.0;
@@ -84,7 +84,7 @@ TEST(Multipole, ErrorFallsAsSizeOverDistanceToTheOrderPlusOne) {
     // monopole, so doubling d divides it by 2^(p+1). A window of a factor 1.6 either way
     // allows for the next term at d/s = 8.
     const Cluster c = make_cluster(3);
-    ic::Rng rng(9);
+    Rng rng(9);
     for (int trial = 0; trial < 5; ++trial) {
         const Vec3 dir = rng.unit_vector();
         for (int order = 1; order <= tree::max_multipole_order; ++order) {
@@ -128,7 +128,7 @@ TEST(Multipole, WeightsAreTraceless) {
 }
 
 TEST(Morton, InterleavesBitsWithXHighest) {
-    ic::Rng rng(1);
+    Rng rng(1);
     for (int trial = 0; trial < 100; ++trial) {
         const auto ix = static_cast<std::uint32_t>(rng.uniform() * 2097152.0);
         const auto iy = static_cast<std::uint32_t>(rng.uniform() * 2097152.0);
@@ -157,7 +157,7 @@ TEST(Multipole, SoftenedExpansionIsExactForTheTracelessMoments) {
     double trace = 0.0;
     for (std::size_t i = 0; i < c.pos.size(); ++i)
         trace += c.mass[i] * (c.pos[i] - com).squaredNorm();
-    ic::Rng rng(11);
+    Rng rng(11);
     for (int trial = 0; trial < 5; ++trial) {
         const Vec3 rel = 8.0 * rng.unit_vector();
         for (const double eps : {1.0, 3.0, 8.0}) {

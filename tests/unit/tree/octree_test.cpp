@@ -8,9 +8,9 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include "rubble/core/random.hpp"
 #include "rubble/gravity/accuracy.hpp"
 #include "rubble/gravity/tree_gravity.hpp"
-#include "rubble/ic/random.hpp"
 #include "rubble/tree/octree.hpp"
 
 using namespace rubble;
@@ -24,7 +24,7 @@ struct Set {
 
 // Random bodies with exact duplicates and a pile of coincident points.
 Set awkward_set(std::uint64_t seed, std::size_t n) {
-    ic::Rng rng(seed);
+    Rng rng(seed);
     Set s;
     for (std::size_t i = 0; i < n; ++i) {
         Vec3 p = rng.in_ball(50.0);

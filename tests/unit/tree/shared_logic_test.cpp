@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "rubble/ic/random.hpp"
+#include "rubble/core/random.hpp"
 #include "rubble/tree/multipole_finish.hpp"
 #include "rubble/tree/walk_criteria.hpp"
 
@@ -44,7 +44,7 @@ tree::RawMoments raw_about(const Group& g, const Vec3& c) {
 // and summed equal the moments summed directly from the bodies, to round-off (relative to the
 // largest moment of each order).
 TEST(ShiftRawMoments, ChildrenShiftedToTheParentEqualTheDirectSum) {
-    ic::Rng rng(42);
+    Rng rng(42);
     std::vector<Group> children(3);
     Group all;
     const Vec3 centres[3] = {Vec3(0, 0, 0), Vec3(3, -1, 2), Vec3(-2, 4, 1)};
@@ -108,7 +108,7 @@ TEST(WalkCriteria, BoxDistanceAndAcceptance) {
 // The float instantiation (the GPU's mixed precision) against the double one: each term is
 // rounded to float (u = 2^-24), so the field agrees to a few tens of u.
 TEST(MultipoleField, FloatEvaluationAgreesWithDoubleToSinglePrecision) {
-    ic::Rng rng(7);
+    Rng rng(7);
     tree::Multipole mp;
     mp.mass = 2.0;
     for (double& w : mp.w)

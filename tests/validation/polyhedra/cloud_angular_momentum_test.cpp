@@ -24,14 +24,14 @@
 
 #include <gtest/gtest.h>
 
+#include "rubble/core/polyhedron.hpp"
+#include "rubble/core/random.hpp"
 #include "rubble/core/rigid_body.hpp"
 #include "rubble/core/types.hpp"
 #include "rubble/gravity/direct_gravity.hpp"
 #include "rubble/ic/aggregates.hpp"
-#include "rubble/ic/random.hpp"
 #include "rubble/integrate/simulation.hpp"
 #include "rubble/polyhedra/nsc_stepper.hpp"
-#include "rubble/shapes/polyhedron.hpp"
 
 using namespace rubble;
 
@@ -51,7 +51,7 @@ constexpr double eps = std::numeric_limits<double>::epsilon();
 // random motion and spin; its centre of mass at rest at the origin.
 Bodies cloud() {
     Bodies b;
-    ic::Rng rng(2017);
+    Rng rng(2017);
     ic::GrainConfig grain;
     grain.kind = ic::GrainKind::hull;
     grain.aspect = Vec3(1.0, 0.7, 0.5);

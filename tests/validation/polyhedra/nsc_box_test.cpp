@@ -14,13 +14,13 @@
 #include <gtest/gtest.h>
 
 #include "rubble/boundaries/fixed_hull.hpp"
+#include "rubble/core/polyhedron.hpp"
+#include "rubble/core/random.hpp"
 #include "rubble/core/rigid_body.hpp"
 #include "rubble/gravity/no_gravity.hpp"
 #include "rubble/ic/aggregates.hpp"
-#include "rubble/ic/random.hpp"
 #include "rubble/integrate/simulation.hpp"
 #include "rubble/polyhedra/nsc_stepper.hpp"
-#include "rubble/shapes/polyhedron.hpp"
 
 using namespace rubble;
 
@@ -224,7 +224,7 @@ TEST(NscBox, BoxesAndFacetedSpheresBounceWithTheSetRestitution) {
     // A box dropped flat, and a hull of 200 points on a sphere turned at random, each from 0.3 m.
     for (int shape_kind = 0; shape_kind < 2; ++shape_kind) {
         Bodies b;
-        ic::Rng rng(8);
+        Rng rng(8);
         std::vector<Vec3> sphere;
         for (int k = 0; k < 200; ++k)
             sphere.push_back(0.5 * edge * rng.unit_vector());
@@ -275,7 +275,7 @@ TEST(NscBox, BoxesAndFacetedSpheresBounceWithTheSetRestitution) {
 TEST(NscHulls, TwoHullsCollidingInFreeSpaceConserveMomentumAndAngularMomentum) {
     for (const double e : {0.0, 1.0}) {
         Bodies b;
-        ic::Rng rng(21);
+        Rng rng(21);
         for (int k = 0; k < 2; ++k) {
             const auto shape = b.add_hull_shape(
                 shapes::make_polyhedron(ic::random_ellipsoid_hull(Vec3(1.0, 0.7, 0.5), rng)));

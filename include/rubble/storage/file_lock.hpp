@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+#include <string>
+
+namespace rubble::storage {
+
+/// An exclusive lock on a run's output for as long as the run writes it, so that a second run
+/// (a resume, or a new run with output.overwrite) cannot write the same file at once. An open
+/// file description lock (F_OFD_SETLK): independent of HDF5's descriptors, which are opened and
+/// closed at every write and would release a classic POSIX lock.
+class FileLock {
+public:
+    FileLock() = default;
+    /// Locks `path` (which must exist). Throws InputError naming `what` (the parameter or option
+    /// that named the file) if another process holds the lock, IoError if it cannot be taken.
+    static FileLock acquire(const std::string& path, const std::string& what);
+    /// Locks `path` if no other process holds it; an empty lock (held() false) otherwise.
+    static FileLock try_acquire(const std::string& path);
+    FileLock(FileLock&& o) noexcept;
+    FileLock& operator=(FileLock&& o) noexcept;
+    FileLock(const FileLock&) = delete;
+    FileLock& operator=(const FileLock&) = delete;
+    ~FileLock();
+    [[nodiscard]] bool held() const { return fd_ >= 0; }
+
+private:
+    int fd_ = -1;
+};
+
+} // namespace rubble::storage

@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: MIT
+// The one table of run parameters. Add a parameter here and it appears in the TOML reader, the
+// command line, `rubble run --help`, the HDF5 record and docs/parameters.md. A string option's
+// allowed values come from its table of names beside its enum (core/enum_names.hpp).
+#include <algorithm>
+#include <cstddef>
+#include <limits>
+#include <sstream>
+#include <string>
+
+#include "rubble/config/parameters.hpp"
+#include "rubble/config/run_config.hpp"
+#include "rubble/gravity/gravity_solver.hpp"
+
+namespace rubble::config {
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+// Tree leaves and walk groups beyond this many bodies only make the tree a slow direct sum;
+// the bound also keeps the sizes well inside the solvers' int.
+constexpr double max_tree_group = 65536;
+
+ParamSpec real(std::string key, std::string unit, std::string def, std::string help, double lo,
+               double hi, bool lo_open, bool hi_open = true) {
+    return ParamSpec{std::move(key),
+                     ParamType::real,
+                     std::move(unit),
+                     std::move(def),
+                     std::move(help),
+                     lo,
+                     hi,
+                     lo_open,
+                     hi_open,
+                     {}};
+}
+ParamSpec positive(std::string key, std::string unit, std::string def, std::string help) {
+    return real(std::move(key), std::move(unit), std::move(def), std::move(help), 0.0, inf, true);
+}
+ParamSpec non_negative(std::string key, std::string unit, std::string def, std::string help) {
+    return real(std::move(key), std::move(unit), std::move(def), std::move(help), 0.0, inf, false);
+}
+ParamSpec integer(std::string key, std::string def, std::string help, double lo, double hi = inf) {
+    return ParamSpec{
+        std::move(key), ParamType::integer, "", std::move(def), std::move(help), lo, hi,
+        false,          hi == inf,          {}};
+}
+ParamSpec boolean(std::string key, std::string def, std::string help) {
+    return ParamSpec{std::move(key),
+                     ParamType::boolean,
+                     "",
+                     std::move(def),
+                     std::move(help),
+                     -inf,
+                     inf,
+                     false,
+                     false,
+                     {}};
+}
+ParamSpec vec(std::string key, std::string unit, std::string def, std::string help) {
+    return ParamSpec{std::move(key),
+                     ParamType::vector,
+                     std::move(unit),
+                     std::move(def),
+                     std::move(help),
+                     -inf,
+                     inf,
+                     false,
+                     false,
+                     {}};
+}
+ParamSpec text(std::string key, std::string def, std::string help,
+               std::vector<std::string> choices = {}) {
+    return ParamSpec{
+        std::move(key), ParamType::string, "", std::move(def), std::move(help), -inf, inf, false,
+        false,          std::move(choices)};
+}
+
+std::vector<ParamSpec> make_specs() {
+    return {
+        positive("units.G", "m^3 kg^-1 s^-2", "6.6743e-11",
+                 "Gravitational constant; SI by default, set it to use any consistent units"),
+        positive("integrator.dt", "s", "10.0",
+                 "Leapfrog time step; keep it below 1/(2 sqrt(G rho_max)) (docs/integrator.md)"),
+        non_negative("integrator.t_end", "s", "0.0",
+                     "Simulated time at which the run ends; 0: use integrator.n_steps"),
+        integer("integrator.n_steps", "0", "Number of steps to run; 0: use integrator.t_end", 0,
+                max_steps),
+        text("gravity.backend", "\"auto\"",
+             "Gravity solver: direct = O(N^2) pairwise sum; tree = Barnes-Hut octree with "
+             "multipoles, O(N log N); auto = tree from " +
+                 std::to_string(gravity::auto_tree_threshold) +
+                 " bodies, direct below (gpu-tree from " +
+                 std::to_string(gravity::auto_gpu_threshold) +
+                 " bodies when a CUDA GPU is present); none = no self-gravity; gpu-direct, "
+                 "gpu-tree = the same on a CUDA GPU (docs/gpu.md)",
+             enum_names(gravity::backend_names)),
+        real("gravity.theta", "", "0.5",
+             "Tree opening angle: a node is used whole when its size < theta x its distance "
+             "(docs/tree.md)",
+             0.0, 1.0, true, true),
+        ParamSpec{"gravity.multipole_order",
+                  ParamType::integer,
+                  "",
+                  "4",
+                  "Tree multipoles: 1 monopole, 2 quadrupole, 3 octupole, 4 hexadecapole",
+                  1.0,
+                  4.0,
+                  false,
+                  false,
+                  {}},
+        integer("gravity.bucket_size", "16", "Bodies per tree leaf", 1, max_tree_group),
+        integer("gravity.group_size", "64",
+                "CPU tree: the walk builds one interaction list per group, the largest nodes of "
+                "at most this many bodies (at most bucket_size: one list per leaf; docs/tree.md)",
+                1, max_tree_group),
+        text("gravity.gpu_precision", "\"double\"",
+             "gpu-tree arithmetic: double = double precision throughout; mixed = multipole "
+             "(far-field) terms in single precision from double offsets, body-body terms and "
+             "sums in double (docs/gpu.md)",
+             enum_names(gravity::gpu_precision_names)),
+        integer("gravity.check_samples", "0",
+                "Check the gravity backend against direct summation on this many random bodies "
+                "at the first step and print the error percentiles; 0: no check",
+                0),
+        non_negative("gravity.softening", "m", "0.0",
+                     "Plummer softening length; 0 for Newtonian point masses"),
+        vec("gravity.uniform_g", "m/s^2", "[0.0, 0.0, 0.0]",
+            "Uniform external gravity field [gx, gy, gz] added to every body beside (or with "
+            "backend = none, instead of) self-gravity, its energy -m g.x in the diagnostics; "
+            "on the command line as gx,gy,gz"),
+        boolean("collisions.enabled", "false",
+                "Hard-sphere collisions, event-driven inside each drift (docs/collisions.md)"),
+        text("collisions.outcome", "\"bounce\"",
+             "What a contact does: bounce = restitution with spin; merge = one sphere; stick = "
+             "the two bodies become one rigid aggregate of their spheres when they meet at or "
+             "below collisions.stick_speed, else bounce (pkdgrav's sticky aggregates, "
+             "docs/aggregates.md)",
+             enum_names(collisions::outcome_names)),
+        non_negative("collisions.stick_speed", "m/s", "0.0",
+                     "outcome = stick: normal impact speeds at or below this stick, faster ones "
+                     "bounce (0: every contact sticks)"),
+        real("collisions.eps_n", "", "0.5",
+             "Normal coefficient of restitution: u_n' = -eps_n u_n (1: elastic)", 0.0, 1.0, false,
+             false),
+        real("collisions.eps_t", "", "1.0",
+             "Tangential coefficient of restitution of the contact points: 1 frictionless, 0 "
+             "sticking, -1 reversing",
+             -1.0, 1.0, false, false),
+        non_negative("collisions.mu", "", "0.0",
+                     "Coulomb friction coefficient of contacts with rigid aggregates (|J_t| <= mu "
+                     "J_n, docs/aggregates.md; 0: the eps_t model; needs eps_t = 1) and of "
+                     "polyhedra (docs/polyhedra.md); free-sphere contacts keep eps_t"),
+        text("collisions.eps_n_law", "\"constant\"",
+             "eps_n against impact speed: constant; power_law = min(eps_n, (u_n/eps_n_v_ref)^-"
+             "eps_n_exponent) (Bridges et al. 1984)",
+             enum_names(collisions::restitution_law_names)),
+        positive("collisions.eps_n_v_ref", "m/s", "1.0",
+                 "power_law: impact speed below which eps_n reaches its cap"),
+        non_negative("collisions.eps_n_exponent", "", "0.234",
+                     "power_law exponent (0.234: ice, Bridges et al. 1984)"),
+        non_negative("collisions.v_min", "m/s", "0.0",
+                     "Impacts with normal speed below this are elastic (inelastic-collapse guard; "
+                     "0: off)"),
+        non_negative("collisions.f_crit", "", "0.0",
+                     "A collision is fully elastic if either body moved less than f_crit x its "
+                     "radius since its last one (inelastic-collapse guard; 0: off)"),
+        text("collisions.overlaps", "\"auto\"",
+             "Pairs overlapping at the start of a drift: abort with a report; trace_back to "
+             "touching and collide; push_apart along the line of centres; merge; repulse with "
+             "an impulse that undoes the overlap in one step; auto: abort for free spheres, "
+             "repulse with aggregates (docs/aggregates.md)",
+             enum_names(collisions::overlap_strategy_names)),
+        non_negative("collisions.overlap_tolerance", "", "1e-8",
+                     "Overlaps shallower than this fraction of R1 + R2 count as contact "
+                     "(round-off)"),
+        non_negative("collisions.skin", "", "0.0",
+                     "Neighbourhood margin in units of each radius: how far a body moves before "
+                     "its neighbours are searched again; larger means longer lists, fewer "
+                     "searches; 0: chosen each drift from the mean free path (0.2 to 2); never "
+                     "changes the collisions, only their cost"),
+        integer("collisions.max_per_body", "100000",
+                "Collisions of one body within one drift before the run stops as an inelastic "
+                "collapse (counts are 32-bit: at most 1e9)",
+                1, 1e9),
+        non_negative("collisions.periodic_box", "m", "0.0",
+                     "Side of a periodic cube centred at the origin (requires gravity.backend = "
+                     "none); 0: open space"),
+        non_negative("collisions.margin", "m", "0.0",
+                     "Polyhedra: collision margin, the rounding of every hull (cores shrunk by "
+                     "it meet in shallow contacts, Ferrari et al. 2017); 0: 1/100 of the "
+                     "smallest inradius"),
+        non_negative("collisions.envelope", "m", "0.0",
+                     "Polyhedra: gaps up to this (plus the approach in a step) are contacts; "
+                     "0: the margin"),
+        non_negative("collisions.recovery_speed", "m/s", "0.0",
+                     "Polyhedra: the largest speed at which an overlap is pushed apart; 0: one "
+                     "margin per 10 steps"),
+        text("collisions.solver", "\"apgd\"",
+             "Polyhedra: contact impulse solver, apgd (accelerated projected gradient, Mazhar "
+             "et al. 2015) or pgs (projected Gauss-Seidel)",
+             enum_names(polyhedra::contact_method_names)),
+        integer("collisions.solver_iterations", "100",
+                "Polyhedra: APGD steps or PGS sweeps per cone complementarity problem", 1, 1e9),
+        integer("collisions.solver_passes", "5",
+                "Polyhedra: cone complementarity problems per step at most (De Saxce's fixed "
+                "point for Coulomb's law; 1: the relaxed friction law of the CCP)",
+                1, 1000),
+        positive("collisions.solver_tolerance", "", "1e-6",
+                 "Polyhedra: residual of the contact conditions, relative to the fastest "
+                 "contact speed, at which the solver stops"),
+        boolean("output.collision_log", "false",
+                "Record every collision (time, ids, speeds, impact parameter) in /collisions"),
+        text("output.file", "\"rubble_out.h5\"",
+             "HDF5 output file (relative to the working "
+             "directory)"),
+        boolean("output.overwrite", "false", "Replace output.file if it exists"),
+        non_negative("output.snapshot_interval", "s", "0.0",
+                     "Simulated time between snapshots (rounded to whole steps); 0: only the "
+                     "first and last"),
+        non_negative("output.diagnostics_interval", "s", "0.0",
+                     "Simulated time between diagnostics rows (rounded to whole steps); 0: every "
+                     "step"),
+        non_negative("stop.settled_window", "s", "0.0",
+                     "End the run once the aggregates' membership and spins have stayed "
+                     "unchanged for this long, checked at each snapshot (needs "
+                     "output.snapshot_interval); 0: run to the end time (docs/campaigns.md)"),
+        positive("stop.contact_tolerance", "", "0.01",
+                 "Settling: bodies touch when their surfaces are within this fraction of the "
+                 "smaller bounding radius (the analysis' aggregate definition)"),
+        positive("stop.spin_tolerance", "", "0.01",
+                 "Settling: an aggregate's spin is unchanged while its angular momentum L and "
+                 "rotational energy stay within this fraction of I_m w_d and I_m w_d^2 (I_m its "
+                 "mean moment, w_d = sqrt(G M / R^3)); a rigid tumbler is unchanged"),
+        text("campaign.id", "\"\"",
+             "Set by rubble campaign: the campaign this run belongs to (its index's id); empty "
+             "for a run of its own"),
+        text("campaign.set", "\"\"",
+             "Set by rubble campaign: the name of this run's initial-condition set"),
+        integer("random.seed", "1", "Seed of the random initial conditions", 0),
+        text("ic.type", "\"cloud\"",
+             "Initial condition generator (scenario: the grains of ic.cloud, drawn as hulls, in "
+             "the grain model ic.scenario.model; docs/campaigns.md)",
+             enum_names(ic::ic_type_names)),
+        boolean("ic.centre_of_mass_frame", "true",
+                "Move the generated bodies to the centre-of-mass frame (at rest at the origin)"),
+        text("ic.scenario.model", "\"polyhedron\"",
+             "ic.type = scenario: the grain model of the same grains: the hull itself, the "
+             "aggregate of spheres matched to its mass and inertia, or one sphere of its mass "
+             "and volume",
+             enum_names(ic::representation_names)),
+        integer("ic.cloud.n", "1000", "Number of grains (spheres or aggregates) in the cloud", 1),
+        text("ic.cloud.shape", "\"sphere\"",
+             "Region filled uniformly, centred on the origin: a sphere, a cube, or an annulus "
+             "about the z axis (the gap of a Taylor-Couette cell)",
+             enum_names(ic::region_names)),
+        positive("ic.cloud.size", "m", "1000.0",
+                 "Radius of the sphere, edge of the cube, or outer radius of the annulus"),
+        non_negative("ic.cloud.inner_radius", "m", "0.0",
+                     "annulus: inner radius (< size; 0: a full cylinder)"),
+        non_negative("ic.cloud.height", "m", "0.0",
+                     "annulus: height along z, from -height/2 to height/2 (required, > 0)"),
+        text("ic.cloud.radius_distribution", "\"fixed\"",
+             "Sphere radii: fixed = ic.cloud.radius; uniform in [radius_min, radius_max]; "
+             "power_law dN/dR ~ R^-q in [radius_min, radius_max]",
+             enum_names(ic::radius_distribution_names)),
+        positive("ic.cloud.radius", "m", "10.0", "Radius of every sphere (fixed distribution)"),
+        positive("ic.cloud.radius_min", "m", "5.0", "Smallest radius (uniform, power_law)"),
+        positive("ic.cloud.radius_max", "m", "20.0", "Largest radius (uniform, power_law)"),
+        real("ic.cloud.power_law_index", "", "3.5", "q in dN/dR ~ R^-q (power_law distribution)",
+             -inf, inf, true),
+        positive("ic.cloud.density", "kg m^-3", "2000.0",
+                 "Density of every sphere (aggregates: overlaps counted twice; with "
+                 "ic.cloud.match_hull, of the hull, docs/aggregates.md)"),
+        text("ic.cloud.grain", "\"sphere\"",
+             "Grain shape: sphere = free spheres of the drawn radius; cube, box, tetrahedron, "
+             "hull (convex hull of 16 random points on a jittered ellipsoid), vertices (the "
+             "convex hull of ic.cloud.grain_file's points) = that shape, its circumradius the "
+             "drawn radius, as ic.cloud.grain_model says; file = the sphere layout of "
+             "ic.cloud.grain_file scaled to the drawn bounding radius (docs/aggregates.md)",
+             enum_names(ic::grain_kind_names)),
+        text("ic.cloud.grain_model", "\"aggregate\"",
+             "What a grain of shape cube, box, tetrahedron, hull or vertices is: a rigid "
+             "aggregate of spheres filling it (docs/aggregates.md) or the polyhedron itself "
+             "(docs/polyhedra.md)",
+             enum_names(ic::grain_model_names)),
+        integer("ic.cloud.spheres_per_grain", "20",
+                "Aggregates: spheres of a lattice fill (the closest count the lattice allows); "
+                "used when ic.cloud.sphere_radius = 0",
+                2, 10000),
+        non_negative("ic.cloud.sphere_radius", "m", "0.0",
+                     "Aggregates: radius of the filling spheres (lattice spacing 2 x it), the "
+                     "count following from each grain's size; 0: use ic.cloud.spheres_per_grain"),
+        vec("ic.cloud.grain_aspect", "", "[1.0, 1.0, 1.0]",
+            "Aggregates: edge ratios of a box, semi-axis ratios of a hull's ellipsoid (each > 0; "
+            "scaled to the drawn size)"),
+        boolean("ic.cloud.match_hull", "false",
+                "cube, box, tetrahedron, hull: set the spheres' density and stretch their layout "
+                "so mass and principal moments match the solid hull's (docs/aggregates.md)"),
+        text("ic.cloud.grain_file", "\"\"",
+             "grain = file: text file of the layout, one sphere per line \"x y z r\" (m), "
+             "'#' starts a comment, spheres must touch or overlap; grain = vertices: one point "
+             "per line \"x y z\" (m), their convex hull the shape"),
+        integer("ic.lattice.nx", "10", "Spheres along x", 1),
+        integer("ic.lattice.ny", "10", "Spheres along y", 1),
+        integer("ic.lattice.nz", "10", "Spheres along z", 1),
+        positive("ic.lattice.spacing", "m", "2.0",
+                 "Distance between neighbouring centres (>= 2 radius)"),
+        positive("ic.lattice.radius", "m", "1.0", "Radius of every sphere"),
+        positive("ic.lattice.density", "kg m^-3", "2000.0", "Density of every sphere"),
+        non_negative("ic.motion.v0", "m/s", "0.0",
+                     "Speed of every body in a random isotropic direction (cloud, lattice)"),
+        non_negative("ic.motion.w0", "rad/s", "0.0",
+                     "Spin rate of every body about a random isotropic axis (cloud, lattice)"),
+        real("ic.motion.omega", "rad/s", "0.0",
+             "Solid-body rotation of the whole set about +z through its centre (cloud, lattice)",
+             -inf, inf, true),
+        positive("ic.two_body.m1", "kg", "1.0e12", "Mass of the primary"),
+        positive("ic.two_body.m2", "kg", "1.0e9", "Mass of the secondary"),
+        positive("ic.two_body.radius1", "m", "50.0", "Radius of the primary"),
+        positive("ic.two_body.radius2", "m", "5.0", "Radius of the secondary"),
+        positive("ic.two_body.a", "m", "1000.0", "Semi-major axis of the relative orbit"),
+        real("ic.two_body.e", "", "0.0",
+             "Eccentricity of the relative orbit (bodies start at periapsis)", 0.0, 1.0, false,
+             true),
+        text("ic.file.path", "\"\"", "rubble HDF5 file to take the bodies from (ic.type = file)"),
+        integer("ic.file.snapshot", "-1", "Snapshot index in ic.file.path; -1: the last", -1),
+    };
+}
+
+// The keys of one [[walls]] table ("walls.name": the section is "walls"). Which type takes
+// which key, and the cross-key checks, are in config/wall_config.cpp.
+std::vector<ParamSpec> make_wall_specs() {
+    return {
+        text("walls.type", "-",
+             "plane: an infinite plane, bodies on the side its normal points to; box: a closed "
+             "box of six planes facing inwards; cylinder: a circular cylinder, infinite (bodies "
+             "inside or outside it) or finite (a closed can, a solid post, an open tube); hull: "
+             "a convex polyhedron held in place (a boulder, a slab), for polyhedral grains only",
+             {"plane", "box", "cylinder", "hull"}),
+        vec("walls.point", "m", "-",
+            "plane: a point of the plane; cylinder: a point of the axis, the centre of the first "
+            "end of a finite one (at t = 0; it moves with velocity); hull: where the origin of "
+            "its vertex file sits"),
+        vec("walls.normal", "", "-",
+            "plane: normal towards the bodies' side (any length > 0; normalised); the plane "
+            "turns about it through point at angular_velocity"),
+        vec("walls.min", "m", "-", "box: the corner with the smallest coordinates (at t = 0)"),
+        vec("walls.max", "m", "-", "box: the corner with the largest coordinates (each > min's)"),
+        vec("walls.axis", "", "-",
+            "cylinder: direction of the axis (any length > 0; normalised); angular_velocity "
+            "turns the cylinder about it, right-handed; hull: the axis its vertices are turned "
+            "about by angle (about the file's origin, before moving it to point)"),
+        positive("walls.radius", "m", "-", "cylinder: radius of its surface"),
+        text("walls.side", "\"inside\"",
+             "cylinder: where the bodies are, inside or outside its surface (an open finite "
+             "tube has both: leave it out)",
+             {"inside", "outside"}),
+        non_negative("walls.length", "m", "0.0",
+                     "cylinder: 0 = infinite; > 0: finite, from point to point + length axis, "
+                     "with rim edges at both ends"),
+        boolean("walls.caps", "false",
+                "finite cylinder: closed by two flat end discs (a can with side = inside, a "
+                "solid post with side = outside) or open (a thin tube; spheres leave through "
+                "its ends); the caps turn with the cylinder"),
+        text("walls.vertices", "-",
+             "hull: vertex file (one 'x y z' per line in m, # comments, as ic.cloud.grain_file) "
+             "whose convex hull is the wall"),
+        real("walls.angle", "rad", "0.0",
+             "hull: right-handed rotation about axis that orients the hull", -inf, inf, true),
+        vec("walls.velocity", "m/s", "[0.0, 0.0, 0.0]",
+            "every type: constant velocity at which the wall translates"),
+        real("walls.angular_velocity", "rad/s", "0.0",
+             "plane, cylinder: rate at which the wall turns about its normal or axis (a drum, "
+             "the inner cylinder of a Taylor-Couette cell); its surface drags spheres through "
+             "eps_t < 1",
+             -inf, inf, true),
+    };
+}
+
+std::string format_bound(double v) {
+    std::ostringstream os;
+    os << v;
+    return os.str();
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        prev[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        cur[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+        }
+        std::swap(prev, cur);
+    }
+    return prev[b.size()];
+}
+
+} // namespace
+
+std::string ParamSpec::section() const {
+    const auto dot = key.rfind('.');
+    return dot == std::string::npos ? std::string() : key.substr(0, dot);
+}
+
+std::string ParamSpec::name() const {
+    const auto dot = key.rfind('.');
+    return dot == std::string::npos ? key : key.substr(dot + 1);
+}
+
+std::string ParamSpec::range_text() const {
+    if (!choices.empty()) {
+        std::string s = "one of ";
+        for (std::size_t i = 0; i < choices.size(); ++i)
+            s += (i ? ", " : "") + choices[i];
+        return s;
+    }
+    if (type != ParamType::real && type != ParamType::integer) return "";
+    const bool has_lo = lower > -inf, has_hi = upper < inf;
+    if (has_lo && has_hi) {
+        return "in " + std::string(lower_open ? "(" : "[") + format_bound(lower) + ", " +
+               format_bound(upper) + (upper_open ? ")" : "]");
+    }
+    if (has_lo) return (lower_open ? "> " : ">= ") + format_bound(lower);
+    if (has_hi) return (upper_open ? "< " : "<= ") + format_bound(upper);
+    return "";
+}
+
+const std::vector<ParamSpec>& parameter_specs() {
+    static const std::vector<ParamSpec> specs = make_specs();
+    return specs;
+}
+
+const ParamSpec* find_spec(const std::string& key) {
+    for (const auto& s : parameter_specs()) {
+        if (s.key == key) return &s;
+    }
+    return nullptr;
+}
+
+const std::vector<ParamSpec>& wall_specs() {
+    static const std::vector<ParamSpec> specs = make_wall_specs();
+    return specs;
+}
+
+const ParamSpec* find_wall_spec(const std::string& name) {
+    for (const auto& s : wall_specs()) {
+        if (s.name() == name) return &s;
+    }
+    return nullptr;
+}
+
+std::string closest_wall_key(const std::string& name) {
+    constexpr std::size_t longest_typo = 64;
+    if (name.size() > longest_typo) return "";
+    std::string best;
+    std::size_t best_d = name.size() / 2 + 2;
+    for (const auto& s : wall_specs()) {
+        const std::size_t d = edit_distance(name, s.name());
+        if (d < best_d) {
+            best_d = d;
+            best = s.name();
+        }
+    }
+    return best;
+}
+
+std::string closest_key(const std::string& key) {
+    // The edit distance costs |key| x |spec key|; a key far longer than any spec is no typo.
+    constexpr std::size_t longest_typo = 64;
+    if (key.size() > longest_typo) return "";
+    std::string best;
+    std::size_t best_d = key.size() / 2 + 2; // only suggest reasonably close keys
+    for (const auto& s : parameter_specs()) {
+        const std::size_t d = edit_distance(key, s.key);
+        if (d < best_d) {
+            best_d = d;
+            best = s.key;
+        }
+    }
+    return best;
+}
+
+} // namespace rubble::config

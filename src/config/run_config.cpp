@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+#include "rubble/config/run_config.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+
+#include "rubble/config/wall_config.hpp"
+#include "rubble/core/error.hpp"
+
+namespace rubble::config {
+namespace {
+
+// A tiny dt would make the step count overflow int64 (it printed -9223372036854775808 steps).
+void check_step_count(const ParameterSet& p, const RunConfig& c) {
+    const double steps = c.t_end / c.dt;
+    if (c.t_end > 0.0 && !(steps <= max_steps)) {
+        throw p.error("integrator.dt",
+                      "integrator.t_end = " + to_toml_text(p.value("integrator.t_end")) +
+                          " s (from " + p.source("integrator.t_end") +
+                          ") / integrator.dt = " + to_toml_text(steps) + " steps, more than the " +
+                          to_toml_text(max_steps) + " a run may have");
+    }
+}
+
+// The value of a string option, from its table of names (core/enum_names.hpp). The parameter
+// table allows exactly those names (parameter_specs.cpp lists them from the same table), so a
+// miss means a bug; it is refused all the same, naming the file, key, value and the allowed
+// values, never mapped to a default.
+template <class E, std::size_t N>
+E choice(const ParameterSet& p, const std::string& key, const EnumNames<E, N>& names) {
+    const std::optional<E> v = enum_value(names, p.string(key));
+    if (v) return *v;
+    std::string allowed;
+    for (const std::string& name : enum_names(names))
+        allowed += (allowed.empty() ? "" : ", ") + name;
+    throw p.error(key, "must be one of " + allowed);
+}
+
+// As ic.cloud.spheres_per_grain's upper bound (parameter_specs.cpp).
+constexpr double max_spheres_per_grain = 10000;
+
+// The aggregate keys of ic.cloud, checked against each other; the layout file is read here
+// (at the edge) so that a bad file is refused before anything is generated.
+ic::GrainConfig make_grain_config(const ParameterSet& p, const RunConfig& c) {
+    ic::GrainConfig g;
+    g.kind = choice(p, "ic.cloud.grain", ic::grain_kind_names);
+    g.spheres_per_grain = p.integer("ic.cloud.spheres_per_grain");
+    g.sphere_radius = p.real("ic.cloud.sphere_radius");
+    const ParamVector& a = p.vector("ic.cloud.grain_aspect");
+    g.aspect = Vec3(a[0], a[1], a[2]);
+    g.match_hull = p.boolean("ic.cloud.match_hull");
+    g.model = choice(p, "ic.cloud.grain_model", ic::grain_model_names);
+    const std::string file = p.string("ic.cloud.grain_file");
+    if (c.ic.type == ic::IcType::scenario) {
+        if (!ic::is_hull_kind(g.kind))
+            throw p.error("ic.cloud.grain",
+                          "ic.type = \"scenario\" draws its grains as hulls, from which each "
+                          "grain model is derived: use cube, box, tetrahedron, hull or vertices");
+    } else if (c.ic.type != ic::IcType::cloud) {
+        return g;
+    }
+    if (g.model == ic::GrainModel::polyhedron && !ic::is_hull_kind(g.kind))
+        throw p.error("ic.cloud.grain_model",
+                      "\"polyhedron\" needs ic.cloud.grain = cube, box, tetrahedron, hull or "
+                      "vertices (now " +
+                          p.described("ic.cloud.grain") + ")");
+    if (g.model == ic::GrainModel::polyhedron && g.match_hull)
+        throw p.error("ic.cloud.match_hull", "matches aggregates to their hulls; polyhedra are "
+                                             "their hulls (ic.cloud.grain_model = " +
+                                                 p.described("ic.cloud.grain_model") + ")");
+    if (!(g.aspect.minCoeff() > 0.0))
+        throw p.error("ic.cloud.grain_aspect", "every ratio must be > 0");
+    if (g.match_hull && !ic::is_hull_kind(g.kind))
+        throw p.error("ic.cloud.match_hull",
+                      "needs ic.cloud.grain = cube, box, tetrahedron, hull or vertices (now " +
+                          p.described("ic.cloud.grain") + ")");
+    if (g.kind == ic::GrainKind::vertices) {
+        if (file.empty())
+            throw p.error("ic.cloud.grain_file", "must name a vertex file when ic.cloud.grain = "
+                                                 "\"vertices\"");
+        try {
+            g.vertex_hull = ic::read_hull_vertices(file);
+        } catch (const InputError& e) {
+            throw p.error("ic.cloud.grain_file", e.what());
+        }
+    } else if (g.kind == ic::GrainKind::file) {
+        if (file.empty())
+            throw p.error("ic.cloud.grain_file", "must name a layout file when ic.cloud.grain = "
+                                                 "\"file\"");
+        try {
+            g.layout = ic::read_layout(file, c.ic.cloud.density);
+        } catch (const InputError& e) {
+            throw p.error("ic.cloud.grain_file", e.what());
+        }
+    } else if (!file.empty()) {
+        throw p.error("ic.cloud.grain_file",
+                      "is read only when ic.cloud.grain = \"file\" or \"vertices\" (now " +
+                          p.described("ic.cloud.grain") + ")");
+    }
+    // A grain of circumradius R holds at most its circumsphere's volume over (2r)^3 spheres.
+    const double r_max = c.ic.cloud.radii.distribution == ic::RadiusDistribution::fixed
+                             ? c.ic.cloud.radii.radius
+                             : c.ic.cloud.radii.radius_max;
+    const double most = pi / 6.0 * std::pow(r_max / g.sphere_radius, 3);
+    if (g.kind != ic::GrainKind::sphere && g.sphere_radius > 0.0 && most > max_spheres_per_grain)
+        throw p.error("ic.cloud.sphere_radius",
+                      "grains up to " + to_toml_text(r_max) + " m would hold up to " +
+                          to_toml_text(std::round(most)) + " spheres each, more than " +
+                          to_toml_text(max_spheres_per_grain) + "; use larger spheres");
+    if (g.kind == ic::GrainKind::sphere && g.sphere_radius > 0.0)
+        throw p.error("ic.cloud.sphere_radius",
+                      "fills aggregates; for spheres set ic.cloud.radius (ic.cloud.grain = " +
+                          p.described("ic.cloud.grain") + ")");
+    return g;
+}
+
+} // namespace
+
+RunConfig make_run_config(const ParameterSet& p) {
+    RunConfig c;
+    c.G = p.real("units.G");
+    c.dt = p.real("integrator.dt");
+    c.t_end = p.real("integrator.t_end");
+    c.n_steps = p.integer("integrator.n_steps");
+    if ((c.t_end > 0.0) == (c.n_steps > 0)) {
+        throw p.error("integrator.n_steps", "set exactly one of integrator.t_end (now " +
+                                                to_toml_text(p.value("integrator.t_end")) +
+                                                ", from " + p.source("integrator.t_end") +
+                                                ") and integrator.n_steps");
+    }
+    check_step_count(p, c);
+    c.gravity.backend = choice(p, "gravity.backend", gravity::backend_names);
+    c.gravity.theta = p.real("gravity.theta");
+    c.gravity.multipole_order = static_cast<int>(p.integer("gravity.multipole_order"));
+    c.gravity.bucket_size = static_cast<int>(p.integer("gravity.bucket_size"));
+    c.gravity.group_size = static_cast<int>(p.integer("gravity.group_size"));
+    c.gravity.gpu_mixed_precision =
+        choice(p, "gravity.gpu_precision", gravity::gpu_precision_names);
+    c.gravity_check_samples = p.integer("gravity.check_samples");
+    c.gravity.G = c.G;
+    c.gravity.softening = p.real("gravity.softening");
+
+    c.collisions_enabled = p.boolean("collisions.enabled");
+    collisions::CollisionConfig& k = c.collisions;
+    k.outcome = choice(p, "collisions.outcome", collisions::outcome_names);
+    k.stick_speed = p.real("collisions.stick_speed");
+    k.eps_n = p.real("collisions.eps_n");
+    k.eps_t = p.real("collisions.eps_t");
+    k.mu = p.real("collisions.mu");
+    if (k.mu > 0.0 && k.eps_t != 1.0)
+        throw p.error("collisions.mu", "Coulomb friction replaces the tangential restitution: "
+                                       "set collisions.eps_t = 1 (now " +
+                                           p.described("collisions.eps_t") +
+                                           ") or collisions.mu = 0");
+    k.law = choice(p, "collisions.eps_n_law", collisions::restitution_law_names);
+    k.v_ref = p.real("collisions.eps_n_v_ref");
+    k.exponent = p.real("collisions.eps_n_exponent");
+    k.v_min = p.real("collisions.v_min");
+    k.f_crit = p.real("collisions.f_crit");
+    k.overlaps = choice(p, "collisions.overlaps", collisions::overlap_strategy_names);
+    k.overlap_tolerance = p.real("collisions.overlap_tolerance");
+    k.skin = p.real("collisions.skin");
+    k.max_per_body = p.integer("collisions.max_per_body");
+    k.periodic_box = p.real("collisions.periodic_box");
+    k.log = p.boolean("output.collision_log");
+    collisions::PolyhedralContactConfig& poly = k.polyhedra;
+    poly.margin = p.real("collisions.margin");
+    poly.envelope = p.real("collisions.envelope");
+    poly.recovery_speed = p.real("collisions.recovery_speed");
+    poly.solver.method = choice(p, "collisions.solver", polyhedra::contact_method_names);
+    poly.solver.max_iterations = static_cast<int>(p.integer("collisions.solver_iterations"));
+    poly.solver.coulomb_max_iterations = static_cast<int>(p.integer("collisions.solver_passes"));
+    poly.solver.tolerance = p.real("collisions.solver_tolerance");
+    poly.solver.coulomb_tolerance = poly.solver.tolerance;
+    if (k.periodic_box > 0.0 && c.gravity.backend != gravity::Backend::none)
+        throw p.error("collisions.periodic_box",
+                      "a periodic box needs gravity.backend = \"none\" (now \"" +
+                          p.string("gravity.backend") + "\", from " + p.source("gravity.backend") +
+                          "): rubble has no periodic gravity");
+    if (k.periodic_box > 0.0 && !c.collisions_enabled)
+        throw p.error("collisions.periodic_box", "needs collisions.enabled = true");
+    k.walls = make_walls(p, &c.wall_sources);
+    k.polyhedra.fixed_hulls = make_fixed_hulls(p, &c.fixed_hull_sources);
+    if ((!k.walls.empty() || !k.polyhedra.fixed_hulls.empty()) && !c.collisions_enabled)
+        throw p.wall_error(0, "",
+                           "walls need collisions.enabled = true (now " +
+                               p.described("collisions.enabled") +
+                               "): they are partners of the event-driven drift");
+    if ((!k.walls.empty() || !k.polyhedra.fixed_hulls.empty()) && k.periodic_box > 0.0)
+        throw p.error("collisions.periodic_box",
+                      "walls in a periodic box are not supported; use a box wall instead");
+    const ParamVector& g = p.vector("gravity.uniform_g");
+    c.uniform_g = Vec3(g[0], g[1], g[2]);
+
+    c.output.file = p.string("output.file");
+    if (c.output.file.empty()) throw p.error("output.file", "must not be empty");
+    c.output.overwrite = p.boolean("output.overwrite");
+    c.output.snapshot_interval = p.real("output.snapshot_interval");
+    c.output.diagnostics_interval = p.real("output.diagnostics_interval");
+    c.seed = static_cast<std::uint64_t>(p.integer("random.seed"));
+
+    c.ic.type = choice(p, "ic.type", ic::ic_type_names);
+    c.ic.scenario_model = choice(p, "ic.scenario.model", ic::representation_names);
+    c.ic.centre_of_mass_frame = p.boolean("ic.centre_of_mass_frame");
+
+    c.ic.cloud.n = p.integer("ic.cloud.n");
+    c.ic.cloud.region = choice(p, "ic.cloud.shape", ic::region_names);
+    c.ic.cloud.size = p.real("ic.cloud.size");
+    c.ic.cloud.inner_radius = p.real("ic.cloud.inner_radius");
+    c.ic.cloud.height = p.real("ic.cloud.height");
+    c.ic.cloud.radii.distribution =
+        choice(p, "ic.cloud.radius_distribution", ic::radius_distribution_names);
+    c.ic.cloud.radii.radius = p.real("ic.cloud.radius");
+    c.ic.cloud.radii.radius_min = p.real("ic.cloud.radius_min");
+    c.ic.cloud.radii.radius_max = p.real("ic.cloud.radius_max");
+    c.ic.cloud.radii.q = p.real("ic.cloud.power_law_index");
+    c.ic.cloud.density = p.real("ic.cloud.density");
+    if ((c.ic.type == ic::IcType::cloud || c.ic.type == ic::IcType::scenario) &&
+        c.ic.cloud.radii.distribution != ic::RadiusDistribution::fixed &&
+        !(c.ic.cloud.radii.radius_min < c.ic.cloud.radii.radius_max)) {
+        throw p.error("ic.cloud.radius_min", "must be < ic.cloud.radius_max = " +
+                                                 to_toml_text(c.ic.cloud.radii.radius_max) + " m");
+    }
+
+    c.ic.cloud.grain = make_grain_config(p, c);
+
+    c.ic.lattice.nx = p.integer("ic.lattice.nx");
+    c.ic.lattice.ny = p.integer("ic.lattice.ny");
+    c.ic.lattice.nz = p.integer("ic.lattice.nz");
+    c.ic.lattice.spacing = p.real("ic.lattice.spacing");
+    c.ic.lattice.radius = p.real("ic.lattice.radius");
+    c.ic.lattice.density = p.real("ic.lattice.density");
+    if (c.ic.type == ic::IcType::lattice && c.ic.lattice.spacing < 2.0 * c.ic.lattice.radius) {
+        throw p.error("ic.lattice.spacing", "must be >= 2 * ic.lattice.radius = " +
+                                                to_toml_text(2.0 * c.ic.lattice.radius) +
+                                                " m, or the spheres overlap");
+    }
+
+    c.ic.motion.v0 = p.real("ic.motion.v0");
+    c.ic.motion.w0 = p.real("ic.motion.w0");
+    c.ic.motion.omega = p.real("ic.motion.omega");
+
+    c.ic.two_body.m1 = p.real("ic.two_body.m1");
+    c.ic.two_body.m2 = p.real("ic.two_body.m2");
+    c.ic.two_body.radius1 = p.real("ic.two_body.radius1");
+    c.ic.two_body.radius2 = p.real("ic.two_body.radius2");
+    c.ic.two_body.a = p.real("ic.two_body.a");
+    c.ic.two_body.e = p.real("ic.two_body.e");
+
+    c.ic.file.path = p.string("ic.file.path");
+    c.ic.file.source = p.source("ic.file.path");
+    c.ic.file.snapshot = p.integer("ic.file.snapshot");
+    if (c.ic.type == ic::IcType::file && c.ic.file.path.empty())
+        throw p.error("ic.file.path", "must name a rubble HDF5 file when ic.type = \"file\"");
+
+    c.settle.window = p.real("stop.settled_window");
+    c.settle.contact_tolerance = p.real("stop.contact_tolerance");
+    c.settle.spin_tolerance = p.real("stop.spin_tolerance");
+    if (c.settle.window > 0.0 && c.output.snapshot_interval <= 0.0)
+        throw p.error("stop.settled_window",
+                      "settling is checked at each snapshot: set output.snapshot_interval "
+                      "(now " +
+                          p.described("output.snapshot_interval") + ")");
+    if (c.settle.window > 0.0 && c.settle.window < c.output.snapshot_interval)
+        throw p.error("stop.settled_window", "must span at least one snapshot interval (" +
+                                                 p.described("output.snapshot_interval") + ")");
+    c.campaign.id = p.string("campaign.id");
+    c.campaign.set = p.string("campaign.set");
+    return c;
+}
+
+std::int64_t total_steps(const RunConfig& c, double t_start) {
+    if (c.n_steps > 0) return c.n_steps;
+    const double steps = (c.t_end - t_start) / c.dt;
+    if (!(steps > 0.0)) {
+        throw InputError("integrator.t_end = " + to_toml_text(c.t_end) +
+                         ": must be after the start time " + to_toml_text(t_start) + " s");
+    }
+    if (!(steps <= max_steps)) {
+        throw InputError(
+            "integrator.t_end = " + to_toml_text(c.t_end) + " s: " + to_toml_text(steps) +
+            " steps of integrator.dt = " + to_toml_text(c.dt) + " s from the start time " +
+            to_toml_text(t_start) + " s, more than " + to_toml_text(max_steps));
+    }
+    return static_cast<std::int64_t>(std::ceil(steps * (1.0 - 1e-9)));
+}
+
+std::int64_t interval_steps(double interval, double dt) {
+    if (interval <= 0.0) return 0;
+    const double steps = interval / dt;
+    // llround of a value beyond int64 is undefined; such an interval is longer than any run.
+    if (!(steps <= max_steps)) return std::numeric_limits<std::int64_t>::max();
+    return std::max<std::int64_t>(1, std::llround(steps));
+}
+
+} // namespace rubble::config

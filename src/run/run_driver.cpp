@@ -1,0 +1,557 @@
+// SPDX-License-Identifier: MIT
+#include "rubble/run/run_driver.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <optional>
+#include <sstream>
+
+#include "rubble/config/run_checks.hpp"
+#include "rubble/config/run_config.hpp"
+#include "rubble/config/wall_config.hpp"
+#include "rubble/core/error.hpp"
+#include "rubble/core/stop_request.hpp"
+#include "rubble/gravity/accuracy.hpp"
+#include "rubble/gravity/gravity_solver.hpp"
+#include "rubble/ic/initial_conditions.hpp"
+#include "rubble/integrate/diagnostics.hpp"
+#include "rubble/integrate/simulation.hpp"
+#include "rubble/run/make_gravity_solver.hpp"
+#include "rubble/run/make_stepper.hpp"
+#include "rubble/run/settling.hpp"
+#include "rubble/runfile/run_file.hpp"
+
+namespace rubble::run {
+namespace {
+
+struct Setup {
+    config::ParameterSet params;
+    config::RunConfig config;
+    ic::InitialState state;
+    std::int64_t first_step = 0;
+    runfile::CollisionTotals totals;       ///< at first_step (resume)
+    integrate::StepperState stepper_state; ///< at first_step (resume)
+    std::int64_t snapshot_index = 0;       ///< of the snapshot resumed from
+};
+
+// Keys a resumed run may change: only where it ends.
+bool may_change_on_resume(const std::string& key) {
+    return key == "integrator.t_end" || key == "integrator.n_steps";
+}
+
+Setup prepare_new_run(const RunRequest& o) {
+    Setup s;
+    s.params = o.params ? *o.params : config::load_parameter_file(o.params_path);
+    for (const auto& [key, text] : o.overrides)
+        s.params.set_from_text(key, text, "command line (--" + key + ")");
+    s.config = config::make_run_config(s.params);
+    config::check_new_run(s.params, s.config, o.params_path);
+    s.state = ic::make_initial_state(s.config.ic, s.config.seed, s.config.G,
+                                     s.config.collisions.overlap_tolerance);
+    config::check_bodies_clear_of_walls(s.config.collisions.walls, s.config.wall_sources,
+                                        s.state.bodies, s.state.time,
+                                        s.config.collisions.overlap_tolerance);
+    config::check_bodies_clear_of_fixed_hulls(s.config.collisions.polyhedra.fixed_hulls,
+                                              s.config.fixed_hull_sources, s.state.bodies,
+                                              s.config.collisions.overlap_tolerance);
+    return s;
+}
+
+// Reads from the file being resumed; its errors name the option that gave the file.
+template <class Read> auto from_resumed_file(Read&& read) {
+    try {
+        return read();
+    } catch (const InputError& e) {
+        throw InputError(std::string("--resume: ") + e.what());
+    }
+}
+
+Setup prepare_resume(const RunRequest& o) {
+    if (!o.params_path.empty() || o.params)
+        throw InputError("give either a parameter file or --resume, not both (the parameters "
+                         "of a resumed run are the ones stored in its output)");
+    Setup s;
+    s.params = from_resumed_file([&] {
+        return config::parse_parameters(runfile::read_parameters_toml(o.resume_path),
+                                        o.resume_path + ":/parameters");
+    });
+    for (const auto& [key, text] : o.overrides) {
+        if (!may_change_on_resume(key))
+            throw InputError("command line (--" + key +
+                             "): a resumed run keeps its parameters; "
+                             "only integrator.t_end and integrator.n_steps may change");
+        s.params.set_from_text(key, text, "command line (--" + key + ")");
+    }
+    s.config = config::make_run_config(s.params);
+    s.config.output.file = o.resume_path;
+    runfile::Snapshot snap = from_resumed_file([&] {
+        runfile::Snapshot last = runfile::read_snapshot(o.resume_path, -1);
+        runfile::check_resumable(last, o.resume_path);
+        return last;
+    });
+    s.state.bodies = std::move(snap.bodies);
+    s.state.time = from_resumed_file([&] { return runfile::read_start_time(o.resume_path); });
+    s.first_step = snap.step;
+    s.totals = snap.totals;
+    s.stepper_state = std::move(snap.stepper_state);
+    s.snapshot_index = snap.index;
+    return s;
+}
+
+void report_time_step(const Bodies& bodies, const config::RunConfig& c, RunObserver& observer) {
+    // Gravity sampling limit h < 1/(2 sqrt(G rho)) (Ferrari et al. 2017, eq. 5) and pkdgrav's
+    // h = eta / sqrt(G rho) with eta ~ 0.03 (Richardson et al. 2000), for the densest body.
+    const double rho = max_density(bodies);
+    if (rho <= 0.0) return;
+    const double rate = std::sqrt(c.G * rho);
+    const double limit = 0.5 / rate;
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "time step: dt = %.4g s; limit 1/(2 sqrt(G rho_max)) = %.4g s; pkdgrav "
+                  "0.03/sqrt(G rho_max) = %.4g s (rho_max = %.4g kg/m^3)",
+                  c.dt, limit, 0.03 / rate, rho);
+    observer.report(line);
+    if (c.dt > limit) {
+        std::ostringstream w;
+        w << "warning: integrator.dt = " << c.dt << " s exceeds 1/(2 sqrt(G rho_max)) = " << limit
+          << " s: gravity between touching bodies is under-sampled (docs/integrator.md)";
+        observer.warn(w.str());
+    }
+}
+
+// Settling can only be judged over a window longer than the time the bodies take to meet: a
+// cloud whose bodies touch nothing yet is "unchanged" until they fall together, in about the
+// free-fall time of a uniform sphere of the system's mass and extent, t_ff = pi/2 sqrt(R^3 /
+// (2 G M)) = sqrt(3 pi / (32 G rho)) (Binney & Tremaine 2008, eq. 2.39). A shorter window is
+// refused: it would end a collapse before it began.
+double free_fall_time(const Bodies& b, double G) {
+    const double m = total_mass(b);
+    const Vec3 com = centre_of_mass(b);
+    double r = 0.0;
+    for (std::size_t i = 0; i < b.size(); ++i)
+        r = std::max(r, (b.pos[i] - com).norm() + b.radius[i]);
+    return 0.5 * pi * std::sqrt(r * r * r / (2.0 * G * m));
+}
+
+void report_settling(const Setup& s, const Bodies& b, bool resuming, RunObserver& observer) {
+    const config::RunConfig& c = s.config;
+    const double t_ff = free_fall_time(b, c.G);
+    if (!resuming && c.settle.window < t_ff)
+        throw s.params.error("stop.settled_window",
+                             "shorter than the free-fall time of the initial bodies, " +
+                                 config::approx_text(t_ff) +
+                                 " s: a cloud still falling together touches nothing and would "
+                                 "look settled (docs/campaigns.md)");
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "stops once settled: aggregates and spins unchanged for %.4g s, checked every "
+                  "%.4g s (free-fall time %.4g s)",
+                  c.settle.window, c.output.snapshot_interval, t_ff);
+    observer.report(line);
+}
+
+void report_gravity_accuracy(const integrate::Simulation& sim, const config::RunConfig& c,
+                             RunObserver& observer) {
+    const Bodies& b = sim.bodies();
+    const auto e =
+        gravity::check_against_direct(b.pos, b.mass, sim.accelerations(), c.G, c.gravity.softening,
+                                      static_cast<std::size_t>(c.gravity_check_samples), c.seed);
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "gravity check (%s vs direct, %zu bodies): relative acceleration error median "
+                  "%.3e, 99th percentile %.3e, max %.3e",
+                  sim.gravity().name().c_str(), e.samples, e.median, e.p99, e.max);
+    observer.report(line);
+}
+
+// Collision counters between diagnostics rows and over the run. Both kinds are stored with
+// every snapshot, so a run resumed from any snapshot continues them exactly.
+struct CollisionCounters {
+    double collisions = 0, overlaps = 0, max_overlap = 0;
+    double collisions_total = 0, overlaps_total = 0, merges_total = 0;
+
+    explicit CollisionCounters(const runfile::CollisionTotals& t)
+        : collisions(t.collisions_since_row), overlaps(t.overlaps_since_row),
+          max_overlap(t.max_overlap_since_row), collisions_total(t.collisions),
+          overlaps_total(t.overlaps), merges_total(t.merges) {}
+
+    void add(const integrate::StepStats& d) {
+        const auto c = static_cast<double>(d.contacts), o = static_cast<double>(d.overlaps);
+        collisions += c;
+        overlaps += o;
+        max_overlap = std::max(max_overlap, d.max_overlap);
+        collisions_total += c;
+        overlaps_total += o;
+        merges_total += static_cast<double>(d.merges);
+        // Overlaps merged at the drift start are merges too.
+    }
+    // Writes the counters into a row and starts the next interval.
+    void fill(integrate::Diagnostics& row) {
+        row.collisions = collisions;
+        row.overlaps = overlaps;
+        row.max_overlap = max_overlap;
+        row.collisions_total = collisions_total;
+        row.overlaps_total = overlaps_total;
+        row.merges_total = merges_total;
+        collisions = overlaps = max_overlap = 0;
+    }
+    [[nodiscard]] runfile::CollisionTotals totals() const {
+        return {collisions_total, overlaps_total, merges_total, collisions, overlaps, max_overlap};
+    }
+};
+
+// What a stopped run's output still holds, for its error message (-1: nothing written yet).
+std::string output_kept(std::int64_t last_snapshot_step) {
+    if (last_snapshot_step < 0) return "no output was written";
+    return "the output keeps its snapshots up to step " + std::to_string(last_snapshot_step) +
+           ", marked incomplete";
+}
+
+// A state that is no longer finite numbers (an overflow, a division by zero) must stop the run
+// before it is written: the last snapshot stays the last good state and the file incomplete.
+void check_finite(const integrate::Simulation& sim, const runfile::RunFile& file) {
+    const auto bad = first_non_finite(sim.bodies());
+    if (!bad) return;
+    char line[160];
+    std::snprintf(line, sizeof line, "step %lld (t = %.6g s): body id %lld has a non-finite %s",
+                  static_cast<long long>(sim.step_count()), sim.time(),
+                  static_cast<long long>(sim.bodies().id[bad->index]), bad->field);
+    throw PhysicsError(std::string(line) + "; " + output_kept(file.last_snapshot_step()) +
+                       " (check units.G, the time step and the initial conditions)");
+}
+
+// last_snapshot_step: -1 before the output is written.
+void check_finite(const integrate::Diagnostics& row, std::int64_t last_snapshot_step) {
+    if (std::isfinite(row.total_energy) && row.angular_momentum.allFinite()) return;
+    throw PhysicsError("step " + std::to_string(row.step) +
+                       ": the total energy or angular momentum is not a finite number "
+                       "(an overflow: check units.G, gravity.softening and the initial "
+                       "speeds); " +
+                       output_kept(last_snapshot_step));
+}
+
+struct LoopResult {
+    std::int64_t last_step;
+    bool reached_end; ///< at the end time, or settled
+    bool interrupted;
+    bool settled = false;
+    integrate::Diagnostics last_diag;
+};
+
+// The settling criterion (stop.*), observed at the snapshots of the regular interval only: a
+// resumed run replays them from its file (replay_settling), so it stops where an
+// uninterrupted run does, whatever snapshots the interruption added.
+std::optional<SettleTracker> make_settle_tracker(const config::RunConfig& c) {
+    if (c.settle.window <= 0.0) return std::nullopt;
+    return SettleTracker(
+        SettleConfig{c.settle.window, c.settle.contact_tolerance, c.settle.spin_tolerance, c.G});
+}
+
+bool is_regular_snapshot(std::int64_t step, std::int64_t snap_every) {
+    return snap_every > 0 && step % snap_every == 0;
+}
+
+// Feeds the tracker the regular snapshots up to `last_step` of the file being resumed; true
+// when they already show the run settled (it was stopped before it could say so).
+bool replay_settling(SettleTracker& tracker, const std::string& path, std::int64_t last_step,
+                     std::int64_t snap_every) {
+    bool settled = false;
+    const std::int64_t n = runfile::snapshot_count(path);
+    for (std::int64_t i = 0; i < n; ++i) {
+        runfile::Snapshot snap = runfile::read_snapshot(path, i);
+        if (snap.step > last_step) break;
+        if (is_regular_snapshot(snap.step, snap_every))
+            settled = tracker.observe(snap.bodies, snap.time);
+    }
+    return settled;
+}
+
+// The steps of the run, each followed by its output: the contact log, a diagnostics row at
+// the diagnostics cadence, a snapshot at the snapshot cadence, at the end, at a stop and when
+// settled.
+LoopResult run_loop(integrate::Simulation& sim, runfile::RunFile& file, const Setup& s,
+                    std::int64_t n_total, const RunRequest& o, const integrate::Diagnostics& start,
+                    const integrate::Diagnostics& latest, std::optional<SettleTracker>& settle,
+                    RunObserver& observer) {
+    const std::int64_t snap_every =
+        config::interval_steps(s.config.output.snapshot_interval, s.config.dt);
+    const std::int64_t diag_every = std::max<std::int64_t>(
+        1, config::interval_steps(s.config.output.diagnostics_interval, s.config.dt));
+    StepProgress progress{sim.step_count(), sim.step_count(), n_total, sim.time(), 0.0, -1.0};
+    LoopResult r{sim.step_count(), false, false, false, latest};
+    const std::int64_t stop_at = o.stop_after > 0 ? sim.step_count() + o.stop_after : n_total;
+    double energy_error = integrate::relative_energy_error(latest, start);
+    CollisionCounters counters(s.totals);
+    observer.loop_begins(progress);
+    while (sim.step_count() < n_total) {
+        try {
+            sim.step();
+        } catch (const Interrupted&) {
+            // The step was abandoned and undone: the state is the previous step's end.
+            r.interrupted = true;
+            break;
+        }
+        check_finite(sim, file);
+        const std::int64_t k = sim.step_count();
+        const bool last = k == n_total;
+        const bool stop = !last && (k >= stop_at || stop_requested());
+        if (sim.stepper().resolves_contacts()) {
+            counters.add(sim.last_stats());
+            if (s.config.collisions.log) file.append_collisions(sim.stepper().take_log(), k);
+        }
+        if (k % diag_every == 0 || last) {
+            r.last_diag =
+                integrate::compute_diagnostics(sim.bodies(), sim.potentials(), sim.time(), k);
+            check_finite(r.last_diag, file.last_snapshot_step());
+            counters.fill(r.last_diag);
+            energy_error = integrate::relative_energy_error(r.last_diag, start);
+            file.append_diagnostics(r.last_diag);
+        }
+        const bool regular = is_regular_snapshot(k, snap_every);
+        r.settled = regular && settle && settle->observe(sim.bodies(), sim.time());
+        if (r.settled && !(k % diag_every == 0 || last)) {
+            // The settled state ends the run: its diagnostics row goes with its snapshot.
+            r.last_diag =
+                integrate::compute_diagnostics(sim.bodies(), sim.potentials(), sim.time(), k);
+            check_finite(r.last_diag, file.last_snapshot_step());
+            counters.fill(r.last_diag);
+            file.append_diagnostics(r.last_diag);
+        }
+        if (regular || last || stop || r.settled)
+            file.write_snapshot(sim.bodies(), sim.time(), k, counters.totals(),
+                                sim.stepper().save_state());
+        progress.step = k;
+        progress.time = sim.time();
+        progress.energy_error = energy_error;
+        progress.collisions = sim.stepper().resolves_contacts() ? counters.collisions_total : -1.0;
+        observer.step_done(progress);
+        if (r.settled) break;
+        if (stop) {
+            r.interrupted = stop_requested();
+            break;
+        }
+    }
+    if (r.interrupted && file.last_snapshot_step() != sim.step_count())
+        file.write_snapshot(sim.bodies(), sim.time(), sim.step_count(), counters.totals(),
+                            sim.stepper().save_state());
+    observer.loop_done();
+    r.last_step = sim.step_count();
+    r.reached_end = r.last_step >= n_total || r.settled;
+    return r;
+}
+
+// A resumed run whose end is not after its last snapshot: nothing to run. Returns true (and
+// says so) when the file is already complete; an end before the last snapshot is refused.
+bool already_finished(const Setup& s, std::int64_t n_total, const std::string& path,
+                      RunObserver& observer) {
+    std::ostringstream line;
+    if (runfile::read_stop_reason(path) == "settled") {
+        line << "'" << path << "' is already complete: it settled at step " << s.first_step
+             << " (t = " << s.state.time + static_cast<double>(s.first_step) * s.config.dt
+             << " s); nothing to do";
+        observer.report(line.str());
+        return true;
+    }
+    if (s.first_step < n_total) return false;
+    if (s.first_step > n_total) {
+        throw InputError(
+            "'" + path + "': its last snapshot is at step " + std::to_string(s.first_step) +
+            "; integrator.t_end / n_steps end it at "
+            "step " +
+            std::to_string(n_total) + ", before that (a resumed run can only be extended)");
+    }
+    if (!runfile::is_complete(path)) return false; // the end was reached but not yet recorded
+    line << "'" << path << "' is already complete at step " << s.first_step
+         << " (t = " << s.state.time + static_cast<double>(s.first_step) * s.config.dt
+         << " s); nothing to do (extend it with --integrator.t_end or --integrator.n_steps)";
+    observer.report(line.str());
+    return true;
+}
+
+// A new output with the parameters, the first diagnostics row and the first snapshot. If any of
+// that fails the file holds nothing to resume from: it is removed, so that nothing looks like
+// output.
+runfile::RunFile create_output(const Setup& s, const integrate::Simulation& sim,
+                               const integrate::Diagnostics& start) {
+    const std::string& path = s.config.output.file;
+    try {
+        runfile::RunFile file = runfile::RunFile::create(path, s.params.to_toml(), s.state.time,
+                                                         s.config.output.overwrite);
+        file.append_diagnostics(start);
+        file.write_snapshot(sim.bodies(), sim.time(), sim.step_count(), {},
+                            sim.stepper().save_state());
+        return file;
+    } catch (const IoError& e) {
+        std::error_code ignored;
+        std::filesystem::remove(path, ignored);
+        throw IoError(std::string(e.what()) + "; the unfinished output '" + path + "' was removed");
+    }
+}
+
+// Runs the steps and ends the file (complete or resumable). A failed write says what the file
+// still holds.
+LoopResult run_and_finish(integrate::Simulation& sim, runfile::RunFile& file, const Setup& s,
+                          std::int64_t n_total, const RunRequest& o,
+                          const integrate::Diagnostics& start, const integrate::Diagnostics& latest,
+                          std::optional<SettleTracker>& settle, RunObserver& observer) {
+    try {
+        const LoopResult r = run_loop(sim, file, s, n_total, o, start, latest, settle, observer);
+        const double de = integrate::relative_energy_error(r.last_diag, start);
+        const double dl = integrate::angular_momentum_error(r.last_diag, start);
+        file.mark_complete(r.reached_end, de, dl, r.settled ? "settled" : "end");
+        return r;
+    } catch (const IoError& e) {
+        throw IoError(std::string(e.what()) + "; " + output_kept(file.last_snapshot_step()) +
+                      ": rubble run --resume " + file.path() +
+                      " continues from there once there is room");
+    }
+}
+
+// The simulation with its gravity and stepper, the start-up report, and (resuming) the
+// stepper's saved state.
+integrate::Simulation make_simulation(Setup& s, std::int64_t n_total, bool resuming,
+                                      const RunRequest& o, RunObserver& observer) {
+    const std::size_t n_bodies = s.state.bodies.size();
+    integrate::Simulation sim(std::move(s.state.bodies),
+                              make_gravity_solver(s.config.gravity, n_bodies), s.config.dt,
+                              s.state.time, s.first_step);
+    std::ostringstream line;
+    line << "rubble: " << n_bodies << " bodies, gravity backend " << sim.gravity().name() << ", "
+         << n_total << " steps of " << s.config.dt << " s";
+    observer.report(line.str());
+    sim.set_stepper(make_stepper(s.config.collisions_enabled, s.config.collisions, sim.bodies()));
+    if (const std::string summary = sim.stepper().summary(sim.bodies()); !summary.empty())
+        observer.report(summary);
+    if (resuming) {
+        from_resumed_file([&] {
+            runfile::restore_stepper_state(sim.stepper(), s.stepper_state, s.snapshot_index,
+                                           o.resume_path);
+            return 0;
+        });
+        if (s.stepper_state.empty() && !sim.stepper().save_state().empty())
+            observer.warn("warning: '" + o.resume_path +
+                          "' has no stepper state in its last snapshot (written by an older "
+                          "rubble): the " +
+                          sim.stepper().name() +
+                          " stepper starts afresh, and the run ends where an uninterrupted one "
+                          "would only to its solver's tolerance, not bitwise");
+    }
+    report_time_step(sim.bodies(), s.config, observer);
+    if (s.config.settle.window > 0.0) report_settling(s, sim.bodies(), resuming, observer);
+    if (s.config.gravity_check_samples > 0 && !resuming)
+        report_gravity_accuracy(sim, s.config, observer);
+    // After the check, which compares self-gravity alone with direct summation.
+    if (s.config.uniform_g != Vec3::Zero()) {
+        sim.set_uniform_field(s.config.uniform_g);
+        std::ostringstream g;
+        g << "uniform gravity field g = (" << s.config.uniform_g.x() << ", "
+          << s.config.uniform_g.y() << ", " << s.config.uniform_g.z() << ") m/s^2";
+        observer.report(g.str());
+    }
+    return sim;
+}
+
+void report_end(const LoopResult& r, const integrate::Simulation& sim, const Setup& s,
+                const std::optional<SettleTracker>& settle, double wall, double de, double dl,
+                RunObserver& observer) {
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "step %lld, t = %.6g s, %.3g s wall (%.3g steps/s); |dE/E| = %.3e, |dL/L| = %.3e",
+                  static_cast<long long>(r.last_step), sim.time(), wall,
+                  static_cast<double>(r.last_step - s.first_step) / std::max(wall, 1e-9), de, dl);
+    observer.report(line);
+    if (sim.stepper().resolves_contacts()) {
+        std::snprintf(line, sizeof line,
+                      "collisions: %.0f in total, %.0f overlaps, %.0f merges; %zu bodies left",
+                      r.last_diag.collisions_total, r.last_diag.overlaps_total,
+                      r.last_diag.merges_total, sim.bodies().size());
+        observer.report(line);
+    }
+    if (r.settled) {
+        std::ostringstream text;
+        text << "settled: aggregates and spins unchanged since t = " << settle->reference_time()
+             << " s";
+        observer.report(text.str());
+    }
+}
+
+} // namespace
+
+RunResult run_simulation(const RunRequest& o, RunObserver& observer) {
+    const bool resuming = !o.resume_path.empty();
+    Setup s = resuming ? prepare_resume(o) : prepare_new_run(o);
+    const std::int64_t n_total = config::total_steps(s.config, s.state.time);
+    RunResult result;
+    result.output = s.config.output.file;
+    if (resuming && already_finished(s, n_total, o.resume_path, observer)) {
+        result.end = RunEnd::already_complete;
+        result.last_step = s.first_step;
+        result.time = s.state.time + static_cast<double>(s.first_step) * s.config.dt;
+        return result;
+    }
+    integrate::Simulation sim = make_simulation(s, n_total, resuming, o, observer);
+
+    observer.output_begins();
+    integrate::Diagnostics start, latest;
+    if (!resuming) {
+        start = integrate::compute_diagnostics(sim.bodies(), sim.potentials(), sim.time(), 0);
+        check_finite(start, -1);
+        latest = start;
+    }
+    runfile::RunFile file =
+        resuming ? runfile::RunFile::open_existing(o.resume_path) : create_output(s, sim, start);
+    if (resuming) {
+        file.truncate_after(s.first_step);
+        const auto series = runfile::read_diagnostics(o.resume_path);
+        if (series.empty()) throw InputError("'" + o.resume_path + "' has no diagnostics row");
+        start = series.front();
+        latest = series.back();
+        file.begin_continuation(s.params.to_toml());
+        std::ostringstream line;
+        line << "resuming '" << o.resume_path << "' from step " << s.first_step
+             << " (t = " << sim.time() << " s)";
+        observer.report(line.str());
+    }
+
+    std::optional<SettleTracker> settle = make_settle_tracker(s.config);
+    const std::int64_t snap_every =
+        config::interval_steps(s.config.output.snapshot_interval, s.config.dt);
+    if (settle && resuming && replay_settling(*settle, o.resume_path, s.first_step, snap_every)) {
+        // Stopped after its settled snapshot was written but before the file said so.
+        result.energy_error = integrate::relative_energy_error(latest, start);
+        result.momentum_error = integrate::angular_momentum_error(latest, start);
+        file.mark_complete(true, result.energy_error, result.momentum_error, "settled");
+        observer.report("'" + o.resume_path + "' had settled at step " +
+                        std::to_string(s.first_step) + "; marked complete");
+        result.end = RunEnd::settled;
+        result.last_step = s.first_step;
+        result.time = sim.time();
+        return result;
+    }
+    if (settle && !resuming) settle->observe(sim.bodies(), sim.time());
+
+    const auto wall_start = std::chrono::steady_clock::now();
+    const LoopResult r = run_and_finish(sim, file, s, n_total, o, start, latest, settle, observer);
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    result.energy_error = integrate::relative_energy_error(r.last_diag, start);
+    result.momentum_error = integrate::angular_momentum_error(r.last_diag, start);
+    result.last_step = r.last_step;
+    result.time = sim.time();
+    report_end(r, sim, s, settle, wall, result.energy_error, result.momentum_error, observer);
+    if (r.reached_end) {
+        result.end = r.settled ? RunEnd::settled : RunEnd::end_time;
+        observer.report("output: " + std::filesystem::absolute(file.path()).string());
+        return result;
+    }
+    result.end = r.interrupted ? RunEnd::interrupted : RunEnd::stopped;
+    observer.report(std::string(r.interrupted ? "interrupted" : "stopped") + " at step " +
+                    std::to_string(r.last_step) +
+                    "; the output is resumable: rubble run --resume " + file.path());
+    return result;
+}
+
+} // namespace rubble::run

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: MIT
+#include <cstdint>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "rubble/config/parameters.hpp"
+#include "rubble/config/run_config.hpp"
+#include "rubble/core/error.hpp"
+#include "temp_dir.hpp"
+
+using rubble::InputError;
+using namespace rubble::config;
+
+namespace {
+
+// Returns the message of the InputError that `f` throws (fails the test if none).
+template <class F> std::string input_error(F&& f) {
+    try {
+        f();
+    } catch (const InputError& e) {
+        return e.what();
+    }
+    ADD_FAILURE() << "no InputError thrown";
+    return "";
+}
+
+} // namespace
+
+TEST(Parameters, EveryDefaultIsValidAndTyped) {
+    const ParameterSet p;
+    for (const auto& s : parameter_specs()) {
+        EXPECT_EQ(p.source(s.key), "default");
+        EXPECT_FALSE(s.help.empty()) << s.key;
+    }
+    EXPECT_DOUBLE_EQ(p.real("units.G"), 6.6743e-11);
+    EXPECT_EQ(p.string("gravity.backend"), "auto");
+    EXPECT_EQ(p.integer("ic.file.snapshot"), -1);
+}
+
+TEST(Parameters, ReadsNestedTablesAndRecordsSources) {
+    const ParameterSet p = parse_parameters(
+        "[integrator]\ndt = 2.5\nn_steps = 7\n[ic.cloud]\nn = 12\nshape = \"cube\"\n", "x.toml");
+    EXPECT_EQ(p.real("integrator.dt"), 2.5);
+    EXPECT_EQ(p.integer("integrator.n_steps"), 7);
+    EXPECT_EQ(p.integer("ic.cloud.n"), 12);
+    EXPECT_EQ(p.string("ic.cloud.shape"), "cube");
+    EXPECT_EQ(p.source("integrator.dt"), "x.toml:2");
+    EXPECT_EQ(p.source("ic.cloud.shape"), "x.toml:6");
+}
+
+TEST(Parameters, IntegerIsAcceptedForARealButNotTheReverse) {
+    EXPECT_EQ(parse_parameters("[integrator]\ndt = 3\n", "f").real("integrator.dt"), 3.0);
+    const std::string msg =
+        input_error([] { (void)parse_parameters("[ic.cloud]\nn = 2.5\n", "f.toml"); });
+    EXPECT_NE(msg.find("f.toml:2: ic.cloud.n = 2.5: expected an integer"), std::string::npos)
+        << msg;
+}
+
+TEST(Parameters, UnknownKeyNamesFileLineAndSuggestion) {
+    const std::string msg =
+        input_error([] { (void)parse_parameters("[integrator]\ndtt = 1.0\n", "run.toml"); });
+    EXPECT_NE(msg.find("run.toml:2"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("integrator.dtt"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("did you mean 'integrator.dt'"), std::string::npos) << msg;
+}
+
+TEST(Parameters, OutOfRangeValuesAreRejectedWithUnitAndRange) {
+    struct Case {
+        const char* toml;
+        const char* expect;
+    };
+    const Case cases[] = {
+        {"[integrator]\ndt = 0.0\n", "integrator.dt = 0.0: must be > 0 (s)"},
+        {"[integrator]\ndt = -1.0\n", "integrator.dt = -1.0: must be > 0 (s)"},
+        {"[integrator]\ndt = nan\n", "integrator.dt = nan: must be finite"},
+        {"[integrator]\ndt = inf\n", "integrator.dt = inf: must be finite"},
+        {"[ic.cloud]\nradius = -2.0\n", "ic.cloud.radius = -2.0: must be > 0 (m)"},
+        {"[ic.cloud]\ndensity = -5\n", "ic.cloud.density = -5: must be > 0 (kg m^-3)"},
+        {"[ic.cloud]\nn = 0\n", "ic.cloud.n = 0: must be >= 1"},
+        {"[ic.two_body]\ne = 1.0\n", "ic.two_body.e = 1.0: must be in [0, 1)"},
+        {"[gravity]\nbackend = \"fmm\"\n",
+         "gravity.backend = \"fmm\": must be one of auto, direct, tree"},
+        {"[output]\noverwrite = 1\n", "output.overwrite = 1: expected a boolean"},
+    };
+    for (const auto& c : cases) {
+        const std::string msg = input_error([&] { (void)parse_parameters(c.toml, "p.toml"); });
+        EXPECT_NE(msg.find(std::string("p.toml:2: ") + c.expect), std::string::npos)
+            << "got: " << msg;
+    }
+}
+
+TEST(Parameters, MalformedTomlNamesTheLine) {
+    const std::string msg =
+        input_error([] { (void)parse_parameters("[integrator]\ndt = = 4\n", "bad.toml"); });
+    EXPECT_NE(msg.find("bad.toml:2: malformed TOML"), std::string::npos) << msg;
+}
+
+TEST(Parameters, MissingFileIsAnInputError) {
+    const std::string msg = input_error([] { (void)load_parameter_file("/no/such/file.toml"); });
+    EXPECT_NE(msg.find("cannot read parameter file '/no/such/file.toml'"), std::string::npos)
+        << msg;
+}
+
+TEST(Parameters, CommandLineTextIsParsedByType) {
+    ParameterSet p;
+    p.set_from_text("integrator.dt", "5", "command line");
+    p.set_from_text("output.overwrite", "true", "command line");
+    EXPECT_EQ(p.real("integrator.dt"), 5.0);
+    EXPECT_TRUE(p.boolean("output.overwrite"));
+    const std::string msg = input_error([&] { p.set_from_text("integrator.dt", "5s", "cli"); });
+    EXPECT_NE(msg.find("cli: integrator.dt = 5s: expected a real number (s)"), std::string::npos)
+        << msg;
+}
+
+TEST(Parameters, TomlRoundTripIsBitwise) {
+    ParameterSet p;
+    p.set("integrator.dt", 0.1 + 0.2, "test");
+    p.set("output.file", std::string("a \"quoted\" \\ name.h5"), "test");
+    p.set("ic.motion.omega", -3.141592653589793e-7, "test");
+    const ParameterSet q = parse_parameters(p.to_toml(), "roundtrip");
+    for (const auto& s : parameter_specs())
+        EXPECT_EQ(p.value(s.key), q.value(s.key)) << s.key;
+}
+
+// TOML forbids declaring a table twice (Python's tomllib refuses the stored parameters of such
+// a file), so each section's keys must be listed together in parameter_specs().
+TEST(Parameters, StoredTomlDeclaresEachTableOnce) {
+    std::set<std::string> seen;
+    std::istringstream in(ParameterSet().to_toml());
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line[0] != '[' || line.rfind("[[", 0) == 0) continue;
+        EXPECT_TRUE(seen.insert(line).second) << line << " declared twice";
+    }
+    EXPECT_GT(seen.size(), 10u);
+}
+
+TEST(Parameters, WallsAndVectorsRoundTripThroughTheStoredToml) {
+    // The HDF5 record (and --resume) keep walls as [[walls]] tables and vectors as arrays.
+    const ParameterSet p = parse_parameters("[integrator]\nn_steps = 1\n"
+                                            "[gravity]\nuniform_g = [0, 0, -9.81]\n"
+                                            "[collisions]\nenabled = true\n"
+                                            "[[walls]]\ntype = \"plane\"\npoint = [0, 0, 0.1]\n"
+                                            "normal = [0, 0, 2]\n"
+                                            "[[walls]]\ntype = \"cylinder\"\npoint = [0, 0, 0]\n"
+                                            "axis = [1, 0, 0]\nradius = 2.5\nside = \"outside\"\n"
+                                            "angular_velocity = -0.3\n",
+                                            "w.toml");
+    const ParameterSet q = parse_parameters(p.to_toml(), "stored");
+    ASSERT_EQ(q.wall_count(), 2u);
+    EXPECT_EQ(q.vector("gravity.uniform_g"), (ParamVector{0.0, 0.0, -9.81}));
+    for (std::size_t k = 0; k < 2; ++k) {
+        EXPECT_EQ(p.wall_keys(k), q.wall_keys(k));
+        for (const std::string& key : p.wall_keys(k))
+            EXPECT_EQ(*p.wall_value(k, key), *q.wall_value(k, key)) << key;
+    }
+    const RunConfig c = make_run_config(q);
+    ASSERT_EQ(c.collisions.walls.size(), 2u);
+    EXPECT_EQ(c.collisions.walls[0].normal, rubble::Vec3::UnitZ());
+    EXPECT_FALSE(c.collisions.walls[1].inside);
+    EXPECT_EQ(c.collisions.walls[1].angular_velocity, -0.3);
+    EXPECT_EQ(c.collisions.walls[1].name, "walls[1] (cylinder, outside)");
+    EXPECT_EQ(c.wall_sources[1].rfind("stored:", 0), 0u); // a line of the stored text
+    EXPECT_EQ(c.uniform_g, rubble::Vec3(0, 0, -9.81));
+}
+
+TEST(Parameters, BoxIsSixPlanesNamedByFace) {
+    const RunConfig c = make_run_config(
+        parse_parameters("[integrator]\nn_steps = 1\n[collisions]\nenabled = true\n"
+                         "[[walls]]\ntype = \"box\"\nmin = [-1, -2, -3]\nmax = [1, 2, 3]\n",
+                         "b.toml"));
+    ASSERT_EQ(c.collisions.walls.size(), 6u);
+    EXPECT_EQ(c.collisions.walls[2].name, "walls[0] (box, face -y)");
+    EXPECT_EQ(c.collisions.walls[2].normal, rubble::Vec3::UnitY());
+    EXPECT_EQ(c.wall_sources[5], "b.toml:5");
+}
+
+TEST(RunConfig, RequiresExactlyOneOfTEndAndNSteps) {
+    const std::string neither = input_error([] { (void)make_run_config(ParameterSet()); });
+    EXPECT_NE(neither.find("set exactly one of integrator.t_end"), std::string::npos) << neither;
+    ParameterSet both;
+    both.set("integrator.t_end", 10.0, "f.toml:3");
+    both.set("integrator.n_steps", std::int64_t{4}, "f.toml:4");
+    const std::string msg = input_error([&] { (void)make_run_config(both); });
+    EXPECT_NE(msg.find("f.toml:4: integrator.n_steps = 4"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("from f.toml:3"), std::string::npos) << msg;
+}
+
+TEST(RunConfig, StepCountsFromTimes) {
+    ParameterSet p;
+    p.set("integrator.dt", 0.1, "t");
+    p.set("integrator.t_end", 1.0, "t"); // 1.0 / 0.1 = 10.000000000000002 in doubles
+    const RunConfig c = make_run_config(p);
+    EXPECT_EQ(total_steps(c, 0.0), 10);
+    EXPECT_EQ(total_steps(c, 0.45), 6);
+    EXPECT_EQ(interval_steps(0.0, 0.1), 0);
+    EXPECT_EQ(interval_steps(0.31, 0.1), 3);
+    EXPECT_EQ(interval_steps(0.01, 0.1), 1);
+}
+
+TEST(Parameters, DocsParameterReferenceMatchesTheTable) {
+    std::ifstream in(std::string(RUBBLE_SOURCE_DIR) + "/docs/parameters.md");
+    ASSERT_TRUE(in) << "docs/parameters.md is missing";
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_EQ(text.str(), parameters_markdown())
+        << "regenerate with: build/release/rubble params --markdown > docs/parameters.md";
+}
+
+TEST(ParameterText, NestingBeyondTheLimitIsRefusedBeforeToml) {
+    const auto dotted = [](int parts) {
+        std::string key = "k";
+        for (int i = 1; i < parts; ++i)
+            key += ".k";
+        return key;
+    };
+    // 32 parts pass the scan and are then an unknown key; 33 are refused by the scan.
+    std::string msg = input_error([&] { (void)parse_parameters(dotted(32) + " = 1\n", "d.toml"); });
+    EXPECT_NE(msg.find("d.toml:1: unknown parameter"), std::string::npos) << msg;
+    msg = input_error([&] { (void)parse_parameters("\n[" + dotted(33) + "]\n", "d.toml"); });
+    EXPECT_NE(msg.find("d.toml:2: a key or table header with more than 32"), std::string::npos)
+        << msg;
+    msg = input_error([] { (void)parse_parameters("x = {a = {b = [[[1]]]}}\n", "d.toml"); });
+    EXPECT_EQ(msg.find("nested"), std::string::npos) << msg; // 5 deep is fine
+}
+
+TEST(ParameterText, DotsInValuesStringsAndCommentsAreNotKeyParts) {
+    std::string dots;
+    for (int i = 0; i < 100; ++i)
+        dots += "a.";
+    ParameterSet p = parse_parameters(
+        "[output]\nfile = \"" + dots + "h5\" # " + dots + "\n[integrator]\ndt = 1.5\n", "s.toml");
+    EXPECT_EQ(p.string("output.file"), dots + "h5");
+    EXPECT_EQ(p.real("integrator.dt"), 1.5);
+    p = parse_parameters("[output]\nfile = \'\'\'\n" + dots + "\'\'\'\n", "m.toml");
+    EXPECT_EQ(p.string("output.file"), dots);
+}
+
+TEST(ParameterText, NulBytesAndHugeTextsAreRefused) {
+    std::string msg =
+        input_error([] { (void)parse_parameters(std::string("[integrator]\n\0", 14), "n.toml"); });
+    EXPECT_NE(msg.find("n.toml:2: contains a NUL byte"), std::string::npos) << msg;
+    msg = input_error([] { (void)parse_parameters(std::string(2 << 20, '#'), "big.toml"); });
+    EXPECT_NE(msg.find("big.toml: more than 1048576 bytes"), std::string::npos) << msg;
+}
+
+TEST(ParameterText, DevicesAreRefusedWithoutReading) {
+    const std::string msg = input_error([] { (void)load_parameter_file("/dev/zero"); });
+    EXPECT_NE(msg.find("'/dev/zero': it is a device"), std::string::npos) << msg;
+}
+
+TEST(Parameters, KeysLeftAtTheirDefaultNameTheFile) {
+    const ParameterSet p = parse_parameters("", "empty.toml");
+    EXPECT_EQ(p.source("integrator.dt"), "empty.toml (default)");
+    const std::string msg = input_error([&] { (void)make_run_config(p); });
+    EXPECT_NE(msg.find("empty.toml (default): integrator.n_steps = 0"), std::string::npos) << msg;
+}
+
+TEST(Parameters, AVeryLongUnknownKeyIsNamedShortlyWithoutASuggestion) {
+    const std::string key(100000, 'k');
+    const std::string msg = input_error([&] { (void)parse_parameters(key + " = 1\n", "l.toml"); });
+    EXPECT_LT(msg.size(), 1100u);
+    EXPECT_EQ(msg.find("did you mean"), std::string::npos);
+}
+
+TEST(RunConfig, StepCountsBeyondTheLimitAreRefused) {
+    ParameterSet p;
+    p.set("integrator.dt", 1e-300, "f.toml:2");
+    p.set("integrator.t_end", 1000.0, "f.toml:3");
+    const std::string msg = input_error([&] { (void)make_run_config(p); });
+    EXPECT_NE(msg.find("f.toml:2: integrator.dt = 1e-300"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("integrator.t_end = 1000.0 s (from f.toml:3)"), std::string::npos) << msg;
+    RunConfig c;
+    c.dt = 1.0;
+    c.t_end = 1e300;
+    EXPECT_THROW((void)total_steps(c, 0.0), rubble::InputError);
+}
+
+TEST(RunConfig, IntervalsLongerThanAnyRunNeverFire) {
+    constexpr auto never = std::numeric_limits<std::int64_t>::max();
+    EXPECT_EQ(interval_steps(1e300, 1.0), never);
+    EXPECT_EQ(interval_steps(1.0, 1e-300), never);
+    EXPECT_EQ(interval_steps(1e15, 1.0), 1000000000000000);
+}
+
+// Each string option's table of names (core/enum_names.hpp) is what the parameter table
+// allows and what the typed configuration reads: every name parses to its own value, no two
+// names or values collide, and a set of defaults gives the documented default values.
+template <class E, std::size_t N>
+void expect_one_to_one(const rubble::EnumNames<E, N>& names, const std::string& key) {
+    const ParamSpec* spec = find_spec(key);
+    ASSERT_NE(spec, nullptr) << key;
+    EXPECT_EQ(spec->choices, rubble::enum_names(names)) << key;
+    for (std::size_t a = 0; a < N; ++a) {
+        EXPECT_EQ(rubble::enum_value(names, names[a].name), names[a].value) << key;
+        EXPECT_EQ(rubble::enum_name(names, names[a].value), names[a].name) << key;
+        for (std::size_t b = a + 1; b < N; ++b) {
+            EXPECT_NE(names[a].name, names[b].name) << key;
+            EXPECT_NE(names[a].value, names[b].value) << key;
+        }
+    }
+    EXPECT_FALSE(rubble::enum_value(names, "no such value").has_value()) << key;
+}
+
+TEST(RunConfig, StringOptionsMapOneToOneThroughTheirTables) {
+    expect_one_to_one(rubble::gravity::backend_names, "gravity.backend");
+    expect_one_to_one(rubble::ic::representation_names, "ic.scenario.model");
+    expect_one_to_one(rubble::gravity::gpu_precision_names, "gravity.gpu_precision");
+    expect_one_to_one(rubble::collisions::outcome_names, "collisions.outcome");
+    expect_one_to_one(rubble::collisions::restitution_law_names, "collisions.eps_n_law");
+    expect_one_to_one(rubble::collisions::overlap_strategy_names, "collisions.overlaps");
+    expect_one_to_one(rubble::ic::ic_type_names, "ic.type");
+    expect_one_to_one(rubble::ic::region_names, "ic.cloud.shape");
+    expect_one_to_one(rubble::ic::radius_distribution_names, "ic.cloud.radius_distribution");
+    ParameterSet p;
+    p.set("integrator.n_steps", std::int64_t{1}, "test");
+    p.set("collisions.overlaps", std::string("repulse"), "test");
+    p.set("ic.cloud.radius_distribution", std::string("power_law"), "test");
+    const RunConfig c = make_run_config(p);
+    EXPECT_EQ(c.gravity.backend, rubble::gravity::Backend::automatic);
+    EXPECT_EQ(c.collisions.overlaps, rubble::collisions::OverlapStrategy::repulse);
+    EXPECT_EQ(c.ic.cloud.radii.distribution, rubble::ic::RadiusDistribution::power_law);
+    EXPECT_EQ(c.ic.type, rubble::ic::IcType::cloud);
+}
