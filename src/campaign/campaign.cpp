@@ -240,8 +240,8 @@ std::string identity_text(const Campaign& c) {
         os << s.key << '=' << config::to_toml_text(c.shared.value(s.key)) << '\n';
     for (std::size_t w = 0; w < c.shared.wall_count(); ++w) {
         for (const auto& key : c.shared.wall_keys(w))
-            os << "walls[" << w << "]." << key << '=' << config::to_toml_text(*c.shared.wall_value(w, key))
-               << '\n';
+            os << "walls[" << w << "]." << key << '='
+               << config::to_toml_text(*c.shared.wall_value(w, key)) << '\n';
     }
     for (const CampaignRun& r : c.runs)
         os << r.file << ' ' << json_number(c.sets[r.set].v0) << ' ' << json_number(c.sets[r.set].w0)

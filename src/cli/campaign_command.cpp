@@ -7,73 +7,12 @@
 #include <fstream>
 
 #include "interrupt.hpp"
-#include "rubble/campaign/campaign.hpp"
+#include "rubble/campaign/campaign_runs.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/runfile/run_file.hpp"
-#include "rubble/storage/atomic_file.hpp"
 #include "run_command.hpp"
 
 namespace rubble::cli {
-namespace {
-
-enum class RunState { missing, incomplete, finished };
-
-// The state of run k's file, refusing a file that is not this campaign's: running on would
-// mix two campaigns' results under one index.
-RunState run_state(const campaign::Campaign& c, std::size_t k) {
-    const std::string path = campaign::run_path(c, k);
-    if (!std::filesystem::exists(path)) return RunState::missing;
-    const config::ParameterSet p =
-        config::parse_parameters(runfile::read_parameters_toml(path), path + ":/parameters");
-    const std::string& id = p.string("campaign.id");
-    if (id != c.id)
-        throw InputError("'" + path + "' belongs to " +
-                         (id.empty() ? std::string("no campaign") : "campaign " + id) +
-                         ", not to campaign " + c.id + " of '" + c.path +
-                         "': move it away, or give this campaign another campaign.directory");
-    return runfile::is_complete(path) ? RunState::finished : RunState::incomplete;
-}
-
-// The index is written before any run, so that an interrupted campaign can be compared so far;
-// an index of another campaign in the same directory is refused, not overwritten.
-void write_index(const campaign::Campaign& c) {
-    std::error_code ec;
-    std::filesystem::create_directories(c.directory, ec);
-    if (ec)
-        throw IoError("cannot create the campaign directory '" + c.directory +
-                      "': " + ec.message());
-    const std::string index = campaign::index_path(c);
-    if (std::filesystem::exists(index)) {
-        const std::string id = campaign::read_index_id(index);
-        if (id != c.id)
-            throw InputError("'" + index + "' is the index of campaign " + id + ", but '" + c.path +
-                             "' now defines campaign " + c.id +
-                             " (a shared parameter or the sweep changed): give it another "
-                             "campaign.directory, or remove '" +
-                             c.directory + "' to start again");
-    }
-    storage::replace_file_atomically(index, campaign::index_json(c));
-}
-
-std::string run_label(const campaign::Campaign& c, std::size_t k) {
-    const campaign::CampaignRun& r = c.runs[k];
-    return "set " + c.sets[r.set].name + ", seed " + std::to_string(r.seed) + ", " +
-           std::string(enum_name(ic::representation_names, r.model));
-}
-
-const char* state_name(RunState s) {
-    switch (s) {
-    case RunState::missing:
-        return "to run";
-    case RunState::incomplete:
-        return "to resume";
-    case RunState::finished:
-        return "finished";
-    }
-    return "";
-}
-
-} // namespace
 
 int campaign_command(const CampaignOptions& o, std::ostream& out, std::ostream& err) {
     const campaign::Campaign c = campaign::load_campaign(o.path);
@@ -83,29 +22,25 @@ int campaign_command(const CampaignOptions& o, std::ostream& out, std::ostream& 
         << " grain model(s) = " << n << " runs in '" << c.directory << "'\n";
     if (o.list) {
         for (std::size_t k = 0; k < n; ++k)
-            out << "  " << c.runs[k].file << ": " << state_name(run_state(c, k)) << "\n";
+            out << "  " << c.runs[k].file << ": "
+                << campaign::run_state_name(campaign::run_state(c, k)) << "\n";
         return 0;
     }
-    write_index(c);
+    campaign::write_index(c);
     std::size_t skipped = 0;
     for (std::size_t k = 0; k < n; ++k) {
-        const RunState state = run_state(c, k);
+        const campaign::RunState state = campaign::run_state(c, k);
         const std::string path = campaign::run_path(c, k);
-        if (state == RunState::finished) {
+        if (state == campaign::RunState::finished) {
             ++skipped;
             continue;
         }
-        const std::string label =
-            "run " + std::to_string(k + 1) + "/" + std::to_string(n) + " (" + run_label(c, k) + ")";
+        const std::string label = "run " + std::to_string(k + 1) + "/" + std::to_string(n) + " (" +
+                                  campaign::run_label(c, k) + ")";
         RunOptions r;
+        r.request = campaign::run_request(c, k, state);
         r.quiet = o.quiet;
         r.progress_prefix = label + ": ";
-        if (state == RunState::incomplete) {
-            r.request.resume_path = path;
-        } else {
-            r.request.params = campaign::run_parameters(c, k);
-            r.request.params_path = c.path;
-        }
         // Each run's own report goes to its log; the campaign keeps one line per run.
         const std::string log_path = std::filesystem::path(path).replace_extension(".log").string();
         std::ofstream log(log_path, std::ios::app);
@@ -133,7 +68,7 @@ int campaign_command(const CampaignOptions& o, std::ostream& out, std::ostream& 
         char line[128];
         std::snprintf(line, sizeof line, "%.3g s wall", wall);
         out << label << ": " << (reason == "settled" ? "settled" : "reached its end time")
-            << (state == RunState::incomplete ? " (resumed)" : "") << ", " << line << "\n"
+            << (state == campaign::RunState::incomplete ? " (resumed)" : "") << ", " << line << "\n"
             << std::flush;
     }
     out << "campaign " << c.name << ": all " << n << " runs finished";

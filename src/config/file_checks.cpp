@@ -65,8 +65,8 @@ void check_not_an_input(const ParameterSet& p, const RunConfig& c, const std::st
 }
 
 // HDF5 would fail later with "cannot create HDF5 file", naming neither key nor reason. Missing
-// directories are created by the run (runfile::RunFile::create, as out/ on a fresh checkout), so what
-// must exist and be writable is the nearest existing one, and it must be a directory.
+// directories are created by the run (runfile::RunFile::create, as out/ on a fresh checkout), so
+// what must exist and be writable is the nearest existing one, and it must be a directory.
 void check_output_directory(const ParameterSet& p, const std::string& out) {
     fs::path dir = fs::path(out).parent_path();
     if (dir.empty()) dir = ".";

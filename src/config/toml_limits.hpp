@@ -3,7 +3,7 @@
 // Limits on parameter-file text, checked before toml++ sees it: toml++ builds (and destroys)
 // one nested table per dotted-key component recursively, so a header nested 50,000 deep
 // overflows the stack, and a device such as /dev/zero would be read until memory runs out.
-// Internal to src/io.
+// Internal to src/config.
 #include <cstddef>
 #include <string>
 

@@ -10,8 +10,8 @@
 namespace rubble::run {
 
 std::unique_ptr<integrate::Stepper> make_stepper(bool collisions_enabled,
-                                      const collisions::CollisionConfig& collisions,
-                                      const Bodies& bodies) {
+                                                 const collisions::CollisionConfig& collisions,
+                                                 const Bodies& bodies) {
     if (!collisions_enabled) return std::make_unique<integrate::PlainDrift>();
     if (bodies.hulls.size() == 0) {
         if (!collisions.polyhedra.fixed_hulls.empty())

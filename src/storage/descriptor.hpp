@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// A POSIX file descriptor closed on scope exit, for the few places of src/io that work below
+// A POSIX file descriptor closed on scope exit, for the few places of src/storage that work below
 // HDF5 (space reservation, fsync, the global heap check).
 #include <fcntl.h>
 #include <string>

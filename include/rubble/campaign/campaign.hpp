@@ -67,7 +67,7 @@ struct Campaign {
     std::vector<CampaignSet> sets; ///< expanded: one per set and level
     std::vector<CampaignRun> runs; ///< sets x seeds x models, in that nesting
     double sphere_eps_t = 0.8;     ///< the sphere model's collisions.eps_t (its mu is 0)
-    config::ParameterSet shared;           ///< the file's parameters, common to every run
+    config::ParameterSet shared;   ///< the file's parameters, common to every run
 };
 
 /// Reads and checks a campaign file. Throws InputError naming the file, line, key and value:

@@ -3,7 +3,7 @@
 // Spheres found overlapping a wall at the start of a drift, and what is done about them: the
 // strategies of pairs (overlaps.hpp) with the wall as a body of infinite mass that does not
 // move aside. An exact drift creates none; they come from initial conditions (refused at
-// start-up, io/wall_config), merged spheres growing into a wall, or round-off.
+// start-up, config/wall_config), merged spheres growing into a wall, or round-off.
 #include <cstdint>
 #include <vector>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The one place that turns the parameter file's choice into a concrete Stepper, so that the CLI
-// and integrate::Simulation never name one.
+// The one place that turns the parameter file's choice into a concrete Stepper, so that the run
+// driver (run_driver.hpp) and integrate::Simulation never name one.
 #include <memory>
 
 #include "rubble/collisions/collision_config.hpp"
@@ -14,8 +14,8 @@ namespace rubble::run {
 /// and the walls) when the bodies are polyhedra, else the event-driven hard-sphere drift (with
 /// `collisions`: restitution, guards, walls, periodic box); without, the plain drift. Throws
 /// InputError for a mixture of polyhedra and spheres with collisions, which no stepper moves.
-[[nodiscard]] std::unique_ptr<integrate::Stepper> make_stepper(bool collisions_enabled,
-                                                    const collisions::CollisionConfig& collisions,
-                                                    const Bodies& bodies);
+[[nodiscard]] std::unique_ptr<integrate::Stepper>
+make_stepper(bool collisions_enabled, const collisions::CollisionConfig& collisions,
+             const Bodies& bodies);
 
 } // namespace rubble::run

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Thin RAII layer over the HDF5 C API, internal to src/io. Every failure throws with the file
-// and object names; HDF5's own error printing is switched off.
+// Thin RAII layer over the HDF5 C API, for the storage and run-file layers. Every failure
+// throws with the file and object names; HDF5's own error printing is switched off.
 #include <cstdint>
 #include <string>
 #include <utility>

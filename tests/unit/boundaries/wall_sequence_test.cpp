@@ -23,8 +23,8 @@
 namespace rubble::boundaries {
 namespace {
 
-using collisions::WallOutcome;
 using collisions::resolve_wall_contact;
+using collisions::WallOutcome;
 
 using collisions::Restitution;
 using collisions::SphereState;

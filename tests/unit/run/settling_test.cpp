@@ -22,8 +22,8 @@
 #include "tolerances.hpp"
 
 using namespace rubble;
-using run::aggregate_spins;
 using run::aggregate_labels;
+using run::aggregate_spins;
 using run::AggregateSpin;
 using run::SettleConfig;
 using run::SettleTracker;
