@@ -306,7 +306,7 @@ std::vector<ParamSpec> make_specs() {
                  "power_law: impact speed below which eps_n reaches its cap"),
         non_negative("collisions.eps_n_exponent", "",
                      at(&RunConfig::collisions, &collisions::CollisionConfig::exponent),
-                     "power_law exponent (0.234: ice, Bridges et al. 1984)"),
+                     "power_law exponent (the default: ice, Bridges et al. 1984)"),
         non_negative("collisions.v_min", "m/s",
                      at(&RunConfig::collisions, &collisions::CollisionConfig::v_min),
                      "Impacts with normal speed below this are elastic (inelastic-collapse guard; "
