@@ -25,9 +25,10 @@ import time
 import h5py
 import numpy as np
 
-# name -> (parameter file, overrides). Each resolves collisions except the last two: periodic
+# name -> (parameter file, overrides). Each resolves collisions but kepler and the cube: periodic
 # elastic gas, a G = 1 collapse through the tree, a rotating cloud bouncing with friction and the
-# overlap guards, a merging cloud, and plain drifts with tree and direct gravity.
+# overlap guards, a merging cloud, plain drifts with tree and direct gravity, and polyhedra
+# (the NSC stepper: a bounce, an incline with friction, cubes bouncing on a floor).
 SCENARIOS = {
     "granular_gas": ("params/granular_gas.toml", ["--output.collision_log", "true"]),
     "cloud_g1_tree": ("params/cloud_collapse_g1.toml",
@@ -45,6 +46,9 @@ SCENARIOS = {
                      "--integrator.t_end", "1.2e5"]),
     "collapsing_cube_tree": ("params/collapsing_cube.toml", ["--integrator.t_end", "200"]),
     "kepler": ("params/kepler.toml", []),
+    "polyhedra_bounce": ("params/polyhedra_bounce.toml", []),
+    "polyhedra_incline": ("params/polyhedra_incline.toml", []),
+    "bouncing_cubes": ("params/bouncing_cubes.toml", []),
 }
 
 # Every scenario of params/ that runs in under ten minutes on two cores, as it is (issue 32:

@@ -155,13 +155,14 @@ Bodies make_grains(std::uint64_t seed) {
     return b;
 }
 
-// The stepper of the measured phases: the solver's default options unless set; fill: the
+// The stepper of the measured phases: a run's default solver options (collisions.solver_*)
+// unless set; fill: the
 // fill's, its iterations capped (and two CCPs of the Coulomb fixed point at most) so that the
 // pile forms in minutes.
 polyhedra::NscConfig make_config(const Options& o, bool fill) {
     polyhedra::NscConfig c;
     c.mu = 0.5;
-    c.restitution = 0.0;
+    c.eps_n = 0.0;
     c.margin = margin;
     c.envelope = margin;
     c.recovery_speed = 0.1;

@@ -3,10 +3,13 @@
 // command line, `rubble run --help`, the HDF5 record and docs/parameters.md. A string option's
 // allowed values come from its table of names beside its enum (core/enum_names.hpp).
 #include <algorithm>
+#include <charconv>
 #include <cstddef>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "rubble/config/parameters.hpp"
 #include "rubble/config/run_config.hpp"
@@ -20,72 +23,201 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 // the bound also keeps the sizes well inside the solvers' int.
 constexpr double max_tree_group = 65536;
 
-ParamSpec real(std::string key, std::string unit, std::string def, std::string help, double lo,
-               double hi, bool lo_open, bool hi_open = true) {
-    return ParamSpec{std::move(key),
-                     ParamType::real,
-                     std::move(unit),
-                     std::move(def),
-                     std::move(help),
-                     lo,
-                     hi,
-                     lo_open,
-                     hi_open,
-                     {}};
+// The value of the member at the end of a pointer-to-member path from `o`.
+template <class Obj, class M> decltype(auto) member(Obj& o, M m) {
+    return (o.*m);
 }
-ParamSpec positive(std::string key, std::string unit, std::string def, std::string help) {
+template <class Obj, class M, class... Ms> decltype(auto) member(Obj& o, M m, Ms... ms) {
+    return member(o.*m, ms...);
+}
+
+template <class T> ParamValue to_value(const T& x) {
+    if constexpr (std::is_same_v<T, bool>)
+        return x;
+    else if constexpr (std::is_floating_point_v<T>)
+        return static_cast<double>(x);
+    else if constexpr (std::is_integral_v<T>)
+        return static_cast<std::int64_t>(x);
+    else if constexpr (std::is_same_v<T, std::string>)
+        return x;
+    else
+        return ParamVector{x[0], x[1], x[2]}; // Vec3
+}
+
+template <class T> void from_value(T& x, const ParamValue& v) {
+    if constexpr (std::is_same_v<T, bool>)
+        x = std::get<bool>(v);
+    else if constexpr (std::is_floating_point_v<T>)
+        x = std::get<double>(v);
+    else if constexpr (std::is_integral_v<T>)
+        x = static_cast<T>(std::get<std::int64_t>(v));
+    else if constexpr (std::is_same_v<T, std::string>)
+        x = std::get<std::string>(v);
+    else {
+        const ParamVector& a = std::get<ParamVector>(v);
+        x = T(a[0], a[1], a[2]); // Vec3
+    }
+}
+
+// The binding of a key to the member at the end of `path` from RunConfig.
+template <class... Ms> ParamBinding at(Ms... path) {
+    return {[=](const RunConfig& c) { return to_value(member(c, path...)); },
+            [=](RunConfig& c, const ParamValue& v) {
+                from_value(member(c, path...), v);
+                return true;
+            }};
+}
+
+// The same for a string option: the member holds the value of its name in `names`.
+template <class E, std::size_t N, class... Ms>
+ParamBinding at_enum(const EnumNames<E, N>& names, Ms... path) {
+    const EnumNames<E, N>* table = &names;
+    return {[=](const RunConfig& c) {
+                return ParamValue(std::string(enum_name(*table, member(c, path...))));
+            },
+            [=](RunConfig& c, const ParamValue& v) {
+                const std::optional<E> e = enum_value(*table, std::get<std::string>(v));
+                if (e) member(c, path...) = *e;
+                return e.has_value();
+            }};
+}
+
+// The configuration at its defaults, the struct initialisers that bound keys take theirs from.
+const RunConfig& defaults() {
+    static const RunConfig c;
+    return c;
+}
+
+// A real as a default is written: the shortest text that reads back as the same double, with
+// a decimal point or an exponent (a TOML float) and no exponent padding ("1e-8", not "1e-08").
+std::string shortest(double x) {
+    char buf[40];
+    std::string s(buf, std::to_chars(buf, buf + sizeof buf, x).ptr);
+    const auto e = s.find('e');
+    if (e == std::string::npos) return s.find('.') == std::string::npos ? s + ".0" : s;
+    std::string exponent = s.substr(e + 1);
+    std::string sign;
+    if (exponent[0] == '-' || exponent[0] == '+') {
+        sign = exponent[0] == '-' ? "-" : "";
+        exponent = exponent.substr(1);
+    }
+    exponent.erase(0, std::min(exponent.find_first_not_of('0'), exponent.size() - 1));
+    return s.substr(0, e + 1) + sign + exponent;
+}
+
+std::string default_text(const ParamValue& v) {
+    if (const auto* d = std::get_if<double>(&v)) return shortest(*d);
+    if (const auto* x = std::get_if<ParamVector>(&v))
+        return "[" + shortest((*x)[0]) + ", " + shortest((*x)[1]) + ", " + shortest((*x)[2]) + "]";
+    return to_toml_text(v);
+}
+
+// A key's default: written out (a key make_run_config reads by hand), or a binding, whose
+// member's initialiser is the default.
+struct Def {
+    std::string text;
+    ParamBinding binding;
+    Def(const char* t) : text(t) {}            // NOLINT: implicit on purpose
+    Def(std::string t) : text(std::move(t)) {} // NOLINT
+    Def(ParamBinding b) : text(default_text(b.get(defaults()))), binding(std::move(b)) {} // NOLINT
+};
+
+ParamSpec with(ParamSpec s, Def def) {
+    s.default_text = std::move(def.text);
+    s.binding = std::move(def.binding);
+    return s;
+}
+
+ParamSpec real(std::string key, std::string unit, Def def, std::string help, double lo, double hi,
+               bool lo_open, bool hi_open = true) {
+    return with(ParamSpec{std::move(key),
+                          ParamType::real,
+                          std::move(unit),
+                          "",
+                          std::move(help),
+                          lo,
+                          hi,
+                          lo_open,
+                          hi_open,
+                          {},
+                          {}},
+                std::move(def));
+}
+ParamSpec positive(std::string key, std::string unit, Def def, std::string help) {
     return real(std::move(key), std::move(unit), std::move(def), std::move(help), 0.0, inf, true);
 }
-ParamSpec non_negative(std::string key, std::string unit, std::string def, std::string help) {
+ParamSpec non_negative(std::string key, std::string unit, Def def, std::string help) {
     return real(std::move(key), std::move(unit), std::move(def), std::move(help), 0.0, inf, false);
 }
-ParamSpec integer(std::string key, std::string def, std::string help, double lo, double hi = inf) {
-    return ParamSpec{
-        std::move(key), ParamType::integer, "", std::move(def), std::move(help), lo, hi,
-        false,          hi == inf,          {}};
+ParamSpec integer(std::string key, Def def, std::string help, double lo, double hi = inf) {
+    return with(ParamSpec{std::move(key),
+                          ParamType::integer,
+                          "",
+                          "",
+                          std::move(help),
+                          lo,
+                          hi,
+                          false,
+                          hi == inf,
+                          {},
+                          {}},
+                std::move(def));
 }
-ParamSpec boolean(std::string key, std::string def, std::string help) {
-    return ParamSpec{std::move(key),
-                     ParamType::boolean,
-                     "",
-                     std::move(def),
-                     std::move(help),
-                     -inf,
-                     inf,
-                     false,
-                     false,
-                     {}};
+ParamSpec boolean(std::string key, Def def, std::string help) {
+    return with(ParamSpec{std::move(key),
+                          ParamType::boolean,
+                          "",
+                          "",
+                          std::move(help),
+                          -inf,
+                          inf,
+                          false,
+                          false,
+                          {},
+                          {}},
+                std::move(def));
 }
-ParamSpec vec(std::string key, std::string unit, std::string def, std::string help) {
-    return ParamSpec{std::move(key),
-                     ParamType::vector,
-                     std::move(unit),
-                     std::move(def),
-                     std::move(help),
-                     -inf,
-                     inf,
-                     false,
-                     false,
-                     {}};
+ParamSpec vec(std::string key, std::string unit, Def def, std::string help) {
+    return with(ParamSpec{std::move(key),
+                          ParamType::vector,
+                          std::move(unit),
+                          "",
+                          std::move(help),
+                          -inf,
+                          inf,
+                          false,
+                          false,
+                          {},
+                          {}},
+                std::move(def));
 }
-ParamSpec text(std::string key, std::string def, std::string help,
-               std::vector<std::string> choices = {}) {
-    return ParamSpec{
-        std::move(key), ParamType::string, "", std::move(def), std::move(help), -inf, inf, false,
-        false,          std::move(choices)};
+ParamSpec text(std::string key, Def def, std::string help, std::vector<std::string> choices = {}) {
+    return with(ParamSpec{std::move(key),
+                          ParamType::string,
+                          "",
+                          "",
+                          std::move(help),
+                          -inf,
+                          inf,
+                          false,
+                          false,
+                          std::move(choices),
+                          {}},
+                std::move(def));
 }
 
 std::vector<ParamSpec> make_specs() {
     return {
-        positive("units.G", "m^3 kg^-1 s^-2", "6.6743e-11",
+        positive("units.G", "m^3 kg^-1 s^-2", at(&RunConfig::G),
                  "Gravitational constant; SI by default, set it to use any consistent units"),
-        positive("integrator.dt", "s", "10.0",
+        positive("integrator.dt", "s", at(&RunConfig::dt),
                  "Leapfrog time step; keep it below 1/(2 sqrt(G rho_max)) (docs/integrator.md)"),
-        non_negative("integrator.t_end", "s", "0.0",
+        non_negative("integrator.t_end", "s", at(&RunConfig::t_end),
                      "Simulated time at which the run ends; 0: use integrator.n_steps"),
-        integer("integrator.n_steps", "0", "Number of steps to run; 0: use integrator.t_end", 0,
-                max_steps),
-        text("gravity.backend", "\"auto\"",
+        integer("integrator.n_steps", at(&RunConfig::n_steps),
+                "Number of steps to run; 0: use integrator.t_end", 0, max_steps),
+        text("gravity.backend",
+             at_enum(gravity::backend_names, &RunConfig::gravity, &gravity::GravityConfig::backend),
              "Gravity solver: direct = O(N^2) pairwise sum; tree = Barnes-Hut octree with "
              "multipoles, O(N log N); auto = tree from " +
                  std::to_string(gravity::auto_tree_threshold) +
@@ -94,149 +226,199 @@ std::vector<ParamSpec> make_specs() {
                  " bodies when a CUDA GPU is present); none = no self-gravity; gpu-direct, "
                  "gpu-tree = the same on a CUDA GPU (docs/gpu.md)",
              enum_names(gravity::backend_names)),
-        real("gravity.theta", "", "0.5",
+        real("gravity.theta", "", at(&RunConfig::gravity, &gravity::GravityConfig::theta),
              "Tree opening angle: a node is used whole when its size < theta x its distance "
              "(docs/tree.md)",
              0.0, 1.0, true, true),
-        ParamSpec{"gravity.multipole_order",
-                  ParamType::integer,
-                  "",
-                  "4",
-                  "Tree multipoles: 1 monopole, 2 quadrupole, 3 octupole, 4 hexadecapole",
-                  1.0,
-                  4.0,
-                  false,
-                  false,
-                  {}},
-        integer("gravity.bucket_size", "16", "Bodies per tree leaf", 1, max_tree_group),
-        integer("gravity.group_size", "64",
+        with(ParamSpec{"gravity.multipole_order",
+                       ParamType::integer,
+                       "",
+                       "",
+                       "Tree multipoles: 1 monopole, 2 quadrupole, 3 octupole, 4 hexadecapole",
+                       1.0,
+                       4.0,
+                       false,
+                       false,
+                       {},
+                       {}},
+             at(&RunConfig::gravity, &gravity::GravityConfig::multipole_order)),
+        integer("gravity.bucket_size",
+                at(&RunConfig::gravity, &gravity::GravityConfig::bucket_size),
+                "Bodies per tree leaf", 1, max_tree_group),
+        integer("gravity.group_size", at(&RunConfig::gravity, &gravity::GravityConfig::group_size),
                 "CPU tree: the walk builds one interaction list per group, the largest nodes of "
                 "at most this many bodies (at most bucket_size: one list per leaf; docs/tree.md)",
                 1, max_tree_group),
-        text("gravity.gpu_precision", "\"double\"",
+        text("gravity.gpu_precision",
+             at_enum(gravity::gpu_precision_names, &RunConfig::gravity,
+                     &gravity::GravityConfig::gpu_mixed_precision),
              "gpu-tree arithmetic: double = double precision throughout; mixed = multipole "
              "(far-field) terms in single precision from double offsets, body-body terms and "
              "sums in double (docs/gpu.md)",
              enum_names(gravity::gpu_precision_names)),
-        integer("gravity.check_samples", "0",
+        integer("gravity.check_samples", at(&RunConfig::gravity_check_samples),
                 "Check the gravity backend against direct summation on this many random bodies "
                 "at the first step and print the error percentiles; 0: no check",
                 0),
-        non_negative("gravity.softening", "m", "0.0",
+        non_negative("gravity.softening", "m",
+                     at(&RunConfig::gravity, &gravity::GravityConfig::softening),
                      "Plummer softening length; 0 for Newtonian point masses"),
-        vec("gravity.uniform_g", "m/s^2", "[0.0, 0.0, 0.0]",
+        vec("gravity.uniform_g", "m/s^2", at(&RunConfig::uniform_g),
             "Uniform external gravity field [gx, gy, gz] added to every body beside (or with "
             "backend = none, instead of) self-gravity, its energy -m g.x in the diagnostics; "
             "on the command line as gx,gy,gz"),
-        boolean("collisions.enabled", "false",
+        boolean("collisions.enabled", at(&RunConfig::collisions_enabled),
                 "Hard-sphere collisions, event-driven inside each drift (docs/collisions.md)"),
-        text("collisions.outcome", "\"bounce\"",
+        text("collisions.outcome",
+             at_enum(collisions::outcome_names, &RunConfig::collisions,
+                     &collisions::CollisionConfig::outcome),
              "What a contact does: bounce = restitution with spin; merge = one sphere; stick = "
              "the two bodies become one rigid aggregate of their spheres when they meet at or "
              "below collisions.stick_speed, else bounce (pkdgrav's sticky aggregates, "
              "docs/aggregates.md)",
              enum_names(collisions::outcome_names)),
-        non_negative("collisions.stick_speed", "m/s", "0.0",
+        non_negative("collisions.stick_speed", "m/s",
+                     at(&RunConfig::collisions, &collisions::CollisionConfig::stick_speed),
                      "outcome = stick: normal impact speeds at or below this stick, faster ones "
                      "bounce (0: every contact sticks)"),
-        real("collisions.eps_n", "", "0.5",
+        real("collisions.eps_n", "",
+             at(&RunConfig::collisions, &collisions::CollisionConfig::eps_n),
              "Normal coefficient of restitution: u_n' = -eps_n u_n (1: elastic)", 0.0, 1.0, false,
              false),
-        real("collisions.eps_t", "", "1.0",
+        real("collisions.eps_t", "",
+             at(&RunConfig::collisions, &collisions::CollisionConfig::eps_t),
              "Tangential coefficient of restitution of the contact points: 1 frictionless, 0 "
              "sticking, -1 reversing",
              -1.0, 1.0, false, false),
-        non_negative("collisions.mu", "", "0.0",
+        non_negative("collisions.mu", "",
+                     at(&RunConfig::collisions, &collisions::CollisionConfig::mu),
                      "Coulomb friction coefficient of contacts with rigid aggregates (|J_t| <= mu "
                      "J_n, docs/aggregates.md; 0: the eps_t model; needs eps_t = 1) and of "
                      "polyhedra (docs/polyhedra.md); free-sphere contacts keep eps_t"),
-        text("collisions.eps_n_law", "\"constant\"",
+        text("collisions.eps_n_law",
+             at_enum(collisions::restitution_law_names, &RunConfig::collisions,
+                     &collisions::CollisionConfig::law),
              "eps_n against impact speed: constant; power_law = min(eps_n, (u_n/eps_n_v_ref)^-"
              "eps_n_exponent) (Bridges et al. 1984)",
              enum_names(collisions::restitution_law_names)),
-        positive("collisions.eps_n_v_ref", "m/s", "1.0",
+        positive("collisions.eps_n_v_ref", "m/s",
+                 at(&RunConfig::collisions, &collisions::CollisionConfig::v_ref),
                  "power_law: impact speed below which eps_n reaches its cap"),
-        non_negative("collisions.eps_n_exponent", "", "0.234",
-                     "power_law exponent (0.234: ice, Bridges et al. 1984)"),
-        non_negative("collisions.v_min", "m/s", "0.0",
+        non_negative("collisions.eps_n_exponent", "",
+                     at(&RunConfig::collisions, &collisions::CollisionConfig::exponent),
+                     "power_law exponent (the default: ice, Bridges et al. 1984)"),
+        non_negative("collisions.v_min", "m/s",
+                     at(&RunConfig::collisions, &collisions::CollisionConfig::v_min),
                      "Impacts with normal speed below this are elastic (inelastic-collapse guard; "
                      "0: off)"),
-        non_negative("collisions.f_crit", "", "0.0",
+        non_negative("collisions.f_crit", "",
+                     at(&RunConfig::collisions, &collisions::CollisionConfig::f_crit),
                      "A collision is fully elastic if either body moved less than f_crit x its "
                      "radius since its last one (inelastic-collapse guard; 0: off)"),
-        text("collisions.overlaps", "\"auto\"",
+        text("collisions.overlaps",
+             at_enum(collisions::overlap_strategy_names, &RunConfig::collisions,
+                     &collisions::CollisionConfig::overlaps),
              "Pairs overlapping at the start of a drift: abort with a report; trace_back to "
              "touching and collide; push_apart along the line of centres; merge; repulse with "
              "an impulse that undoes the overlap in one step; auto: abort for free spheres, "
              "repulse with aggregates (docs/aggregates.md)",
              enum_names(collisions::overlap_strategy_names)),
-        non_negative("collisions.overlap_tolerance", "", "1e-8",
+        non_negative("collisions.overlap_tolerance", "",
+                     at(&RunConfig::collisions, &collisions::CollisionConfig::overlap_tolerance),
                      "Overlaps shallower than this fraction of R1 + R2 count as contact "
                      "(round-off)"),
-        non_negative("collisions.skin", "", "0.0",
+        non_negative("collisions.skin", "",
+                     at(&RunConfig::collisions, &collisions::CollisionConfig::skin),
                      "Neighbourhood margin in units of each radius: how far a body moves before "
                      "its neighbours are searched again; larger means longer lists, fewer "
                      "searches; 0: chosen each drift from the mean free path (0.2 to 2); never "
                      "changes the collisions, only their cost"),
-        integer("collisions.max_per_body", "100000",
+        integer("collisions.max_per_body",
+                at(&RunConfig::collisions, &collisions::CollisionConfig::max_per_body),
                 "Collisions of one body within one drift before the run stops as an inelastic "
                 "collapse (counts are 32-bit: at most 1e9)",
                 1, 1e9),
-        non_negative("collisions.periodic_box", "m", "0.0",
+        non_negative("collisions.periodic_box", "m",
+                     at(&RunConfig::collisions, &collisions::CollisionConfig::periodic_box),
                      "Side of a periodic cube centred at the origin (requires gravity.backend = "
                      "none); 0: open space"),
-        non_negative("collisions.margin", "m", "0.0",
+        non_negative("collisions.margin", "m",
+                     at(&RunConfig::collisions, &collisions::CollisionConfig::polyhedra,
+                        &polyhedra::PolyhedralContactConfig::margin),
                      "Polyhedra: collision margin, the rounding of every hull (cores shrunk by "
                      "it meet in shallow contacts, Ferrari et al. 2017); 0: 1/100 of the "
                      "smallest inradius"),
-        non_negative("collisions.envelope", "m", "0.0",
+        non_negative("collisions.envelope", "m",
+                     at(&RunConfig::collisions, &collisions::CollisionConfig::polyhedra,
+                        &polyhedra::PolyhedralContactConfig::envelope),
                      "Polyhedra: gaps up to this (plus the approach in a step) are contacts; "
                      "0: the margin"),
-        non_negative("collisions.recovery_speed", "m/s", "0.0",
+        non_negative("collisions.recovery_speed", "m/s",
+                     at(&RunConfig::collisions, &collisions::CollisionConfig::polyhedra,
+                        &polyhedra::PolyhedralContactConfig::recovery_speed),
                      "Polyhedra: the largest speed at which an overlap is pushed apart; 0: one "
                      "margin per 10 steps"),
-        text("collisions.solver", "\"apgd\"",
+        text("collisions.solver",
+             at_enum(polyhedra::contact_method_names, &RunConfig::collisions,
+                     &collisions::CollisionConfig::polyhedra,
+                     &polyhedra::PolyhedralContactConfig::solver,
+                     &polyhedra::ContactSolverOptions::method),
              "Polyhedra: contact impulse solver, apgd (accelerated projected gradient, Mazhar "
              "et al. 2015) or pgs (projected Gauss-Seidel)",
              enum_names(polyhedra::contact_method_names)),
-        integer("collisions.solver_iterations", "100",
+        integer("collisions.solver_iterations",
+                at(&RunConfig::collisions, &collisions::CollisionConfig::polyhedra,
+                   &polyhedra::PolyhedralContactConfig::solver,
+                   &polyhedra::ContactSolverOptions::max_iterations),
                 "Polyhedra: APGD steps or PGS sweeps per cone complementarity problem", 1, 1e9),
-        integer("collisions.solver_passes", "5",
+        integer("collisions.solver_passes",
+                at(&RunConfig::collisions, &collisions::CollisionConfig::polyhedra,
+                   &polyhedra::PolyhedralContactConfig::solver,
+                   &polyhedra::ContactSolverOptions::coulomb_max_iterations),
                 "Polyhedra: cone complementarity problems per step at most (De Saxce's fixed "
                 "point for Coulomb's law; 1: the relaxed friction law of the CCP)",
                 1, 1000),
-        positive("collisions.solver_tolerance", "", "1e-6",
+        positive("collisions.solver_tolerance", "",
+                 at(&RunConfig::collisions, &collisions::CollisionConfig::polyhedra,
+                    &polyhedra::PolyhedralContactConfig::solver,
+                    &polyhedra::ContactSolverOptions::tolerance),
                  "Polyhedra: residual of the contact conditions, relative to the fastest "
                  "contact speed, at which the solver stops"),
-        boolean("output.collision_log", "false",
+        boolean("output.collision_log",
+                at(&RunConfig::collisions, &collisions::CollisionConfig::log),
                 "Record every collision (time, ids, speeds, impact parameter) in /collisions"),
-        text("output.file", "\"rubble_out.h5\"",
+        text("output.file", at(&RunConfig::output, &OutputConfig::file),
              "HDF5 output file (relative to the working "
              "directory)"),
-        boolean("output.overwrite", "false", "Replace output.file if it exists"),
-        non_negative("output.snapshot_interval", "s", "0.0",
+        boolean("output.overwrite", at(&RunConfig::output, &OutputConfig::overwrite),
+                "Replace output.file if it exists"),
+        non_negative("output.snapshot_interval", "s",
+                     at(&RunConfig::output, &OutputConfig::snapshot_interval),
                      "Simulated time between snapshots (rounded to whole steps); 0: only the "
                      "first and last"),
-        non_negative("output.diagnostics_interval", "s", "0.0",
+        non_negative("output.diagnostics_interval", "s",
+                     at(&RunConfig::output, &OutputConfig::diagnostics_interval),
                      "Simulated time between diagnostics rows (rounded to whole steps); 0: every "
                      "step"),
-        non_negative("stop.settled_window", "s", "0.0",
+        non_negative("stop.settled_window", "s", at(&RunConfig::settle, &SettleStopConfig::window),
                      "End the run once the aggregates' membership and spins have stayed "
                      "unchanged for this long, checked at each snapshot (needs "
                      "output.snapshot_interval); 0: run to the end time (docs/campaigns.md)"),
-        positive("stop.contact_tolerance", "", "0.01",
+        positive("stop.contact_tolerance", "",
+                 at(&RunConfig::settle, &SettleStopConfig::contact_tolerance),
                  "Settling: bodies touch when their surfaces are within this fraction of the "
                  "smaller bounding radius (the analysis' aggregate definition)"),
-        positive("stop.spin_tolerance", "", "0.01",
+        positive("stop.spin_tolerance", "",
+                 at(&RunConfig::settle, &SettleStopConfig::spin_tolerance),
                  "Settling: an aggregate's spin is unchanged while its angular momentum L and "
                  "rotational energy stay within this fraction of I_m w_d and I_m w_d^2 (I_m its "
                  "mean moment, w_d = sqrt(G M / R^3)); a rigid tumbler is unchanged"),
-        text("campaign.id", "\"\"",
+        text("campaign.id", at(&RunConfig::campaign, &CampaignTag::id),
              "Set by rubble campaign: the campaign this run belongs to (its index's id); empty "
              "for a run of its own"),
-        text("campaign.set", "\"\"",
+        text("campaign.set", at(&RunConfig::campaign, &CampaignTag::set),
              "Set by rubble campaign: the name of this run's initial-condition set"),
-        integer("random.seed", "1", "Seed of the random initial conditions", 0),
+        integer("random.seed", at(&RunConfig::seed), "Seed of the random initial conditions", 0),
         text("ic.type", "\"cloud\"",
              "Initial condition generator (scenario: the grains of ic.cloud, drawn as hulls, in "
              "the grain model ic.scenario.model; docs/campaigns.md)",
@@ -428,8 +610,19 @@ std::string ParamSpec::range_text() const {
     return "";
 }
 
+namespace {
+// A bound key's member must hold the key's type (ParamType lists them in ParamValue's order).
+std::vector<ParamSpec> checked(std::vector<ParamSpec> specs) {
+    for (const ParamSpec& s : specs) {
+        if (s.binding && s.binding.get(defaults()).index() != static_cast<std::size_t>(s.type))
+            throw std::logic_error("parameter " + s.key + " is bound to a member of another type");
+    }
+    return specs;
+}
+} // namespace
+
 const std::vector<ParamSpec>& parameter_specs() {
-    static const std::vector<ParamSpec> specs = make_specs();
+    static const std::vector<ParamSpec> specs = checked(make_specs());
     return specs;
 }
 

@@ -121,10 +121,11 @@ ic::GrainConfig make_grain_config(const ParameterSet& p, const RunConfig& c) {
 
 RunConfig make_run_config(const ParameterSet& p) {
     RunConfig c;
-    c.G = p.real("units.G");
-    c.dt = p.real("integrator.dt");
-    c.t_end = p.real("integrator.t_end");
-    c.n_steps = p.integer("integrator.n_steps");
+    // Every bound key (parameter_specs.cpp) sets its member; the ic.* keys follow by hand.
+    for (const ParamSpec& s : parameter_specs()) {
+        if (s.binding && !s.binding.set(c, p.value(s.key)))
+            throw p.error(s.key, "must be " + s.range_text());
+    }
     if ((c.t_end > 0.0) == (c.n_steps > 0)) {
         throw p.error("integrator.n_steps", "set exactly one of integrator.t_end (now " +
                                                 to_toml_text(p.value("integrator.t_end")) +
@@ -132,49 +133,16 @@ RunConfig make_run_config(const ParameterSet& p) {
                                                 ") and integrator.n_steps");
     }
     check_step_count(p, c);
-    c.gravity.backend = choice(p, "gravity.backend", gravity::backend_names);
-    c.gravity.theta = p.real("gravity.theta");
-    c.gravity.multipole_order = static_cast<int>(p.integer("gravity.multipole_order"));
-    c.gravity.bucket_size = static_cast<int>(p.integer("gravity.bucket_size"));
-    c.gravity.group_size = static_cast<int>(p.integer("gravity.group_size"));
-    c.gravity.gpu_mixed_precision =
-        choice(p, "gravity.gpu_precision", gravity::gpu_precision_names);
-    c.gravity_check_samples = p.integer("gravity.check_samples");
     c.gravity.G = c.G;
-    c.gravity.softening = p.real("gravity.softening");
 
-    c.collisions_enabled = p.boolean("collisions.enabled");
     collisions::CollisionConfig& k = c.collisions;
-    k.outcome = choice(p, "collisions.outcome", collisions::outcome_names);
-    k.stick_speed = p.real("collisions.stick_speed");
-    k.eps_n = p.real("collisions.eps_n");
-    k.eps_t = p.real("collisions.eps_t");
-    k.mu = p.real("collisions.mu");
-    if (k.mu > 0.0 && k.eps_t != 1.0)
-        throw p.error("collisions.mu", "Coulomb friction replaces the tangential restitution: "
-                                       "set collisions.eps_t = 1 (now " +
-                                           p.described("collisions.eps_t") +
-                                           ") or collisions.mu = 0");
-    k.law = choice(p, "collisions.eps_n_law", collisions::restitution_law_names);
-    k.v_ref = p.real("collisions.eps_n_v_ref");
-    k.exponent = p.real("collisions.eps_n_exponent");
-    k.v_min = p.real("collisions.v_min");
-    k.f_crit = p.real("collisions.f_crit");
-    k.overlaps = choice(p, "collisions.overlaps", collisions::overlap_strategy_names);
-    k.overlap_tolerance = p.real("collisions.overlap_tolerance");
-    k.skin = p.real("collisions.skin");
-    k.max_per_body = p.integer("collisions.max_per_body");
-    k.periodic_box = p.real("collisions.periodic_box");
-    k.log = p.boolean("output.collision_log");
-    collisions::PolyhedralContactConfig& poly = k.polyhedra;
-    poly.margin = p.real("collisions.margin");
-    poly.envelope = p.real("collisions.envelope");
-    poly.recovery_speed = p.real("collisions.recovery_speed");
-    poly.solver.method = choice(p, "collisions.solver", polyhedra::contact_method_names);
-    poly.solver.max_iterations = static_cast<int>(p.integer("collisions.solver_iterations"));
-    poly.solver.coulomb_max_iterations = static_cast<int>(p.integer("collisions.solver_passes"));
-    poly.solver.tolerance = p.real("collisions.solver_tolerance");
-    poly.solver.coulomb_tolerance = poly.solver.tolerance;
+    // The table checked each key's range; this checks what involves several (mu and eps_t).
+    try {
+        collisions::check_collision_config(k);
+    } catch (const KeyError& e) {
+        throw p.error(e.key(), e.reason());
+    }
+    k.polyhedra.solver.coulomb_tolerance = k.polyhedra.solver.tolerance;
     if (k.periodic_box > 0.0 && c.gravity.backend != gravity::Backend::none)
         throw p.error("collisions.periodic_box",
                       "a periodic box needs gravity.backend = \"none\" (now \"" +
@@ -192,15 +160,8 @@ RunConfig make_run_config(const ParameterSet& p) {
     if ((!k.walls.empty() || !k.polyhedra.fixed_hulls.empty()) && k.periodic_box > 0.0)
         throw p.error("collisions.periodic_box",
                       "walls in a periodic box are not supported; use a box wall instead");
-    const ParamVector& g = p.vector("gravity.uniform_g");
-    c.uniform_g = Vec3(g[0], g[1], g[2]);
 
-    c.output.file = p.string("output.file");
     if (c.output.file.empty()) throw p.error("output.file", "must not be empty");
-    c.output.overwrite = p.boolean("output.overwrite");
-    c.output.snapshot_interval = p.real("output.snapshot_interval");
-    c.output.diagnostics_interval = p.real("output.diagnostics_interval");
-    c.seed = static_cast<std::uint64_t>(p.integer("random.seed"));
 
     c.ic.type = choice(p, "ic.type", ic::ic_type_names);
     c.ic.scenario_model = choice(p, "ic.scenario.model", ic::representation_names);
@@ -256,9 +217,6 @@ RunConfig make_run_config(const ParameterSet& p) {
     if (c.ic.type == ic::IcType::file && c.ic.file.path.empty())
         throw p.error("ic.file.path", "must name a rubble HDF5 file when ic.type = \"file\"");
 
-    c.settle.window = p.real("stop.settled_window");
-    c.settle.contact_tolerance = p.real("stop.contact_tolerance");
-    c.settle.spin_tolerance = p.real("stop.spin_tolerance");
     if (c.settle.window > 0.0 && c.output.snapshot_interval <= 0.0)
         throw p.error("stop.settled_window",
                       "settling is checked at each snapshot: set output.snapshot_interval "
@@ -267,8 +225,6 @@ RunConfig make_run_config(const ParameterSet& p) {
     if (c.settle.window > 0.0 && c.settle.window < c.output.snapshot_interval)
         throw p.error("stop.settled_window", "must span at least one snapshot interval (" +
                                                  p.described("output.snapshot_interval") + ")");
-    c.campaign.id = p.string("campaign.id");
-    c.campaign.set = p.string("campaign.set");
     return c;
 }
 

@@ -93,33 +93,33 @@ std::size_t NscStepper::WarmKeyHash::operator()(const WarmKey& k) const {
     return static_cast<std::size_t>(h);
 }
 
-void check_nsc_config(const NscConfig& c) {
-    const auto fail = [](const std::string& what) { throw InputError("collisions: " + what); };
-    if (!(c.mu >= 0.0) || !std::isfinite(c.mu))
-        fail("mu = " + std::to_string(c.mu) + " must be >= 0");
-    if (!(c.restitution >= 0.0 && c.restitution <= 1.0))
-        fail("restitution = " + std::to_string(c.restitution) + " must be in [0, 1]");
-    if (!(c.bounce_speed >= 0.0) || !std::isfinite(c.bounce_speed))
-        fail("bounce_speed = " + std::to_string(c.bounce_speed) + " m/s must be >= 0");
+void check_polyhedral_contact_config(const PolyhedralContactConfig& c) {
     if (!(c.margin >= 0.0) || !std::isfinite(c.margin))
-        fail("margin = " + std::to_string(c.margin) + " m must be >= 0 (0: automatic)");
-    if (!(c.overlap_tolerance >= 0.0) || !std::isfinite(c.overlap_tolerance))
-        fail("overlap_tolerance = " + std::to_string(c.overlap_tolerance) + " must be >= 0");
+        throw KeyError("collisions.margin", c.margin, "must be >= 0 m (0: automatic)");
     if (!(c.envelope >= 0.0) || !std::isfinite(c.envelope))
-        fail("envelope = " + std::to_string(c.envelope) + " m must be >= 0");
+        throw KeyError("collisions.envelope", c.envelope, "must be >= 0 m (0: the margin)");
     if (!(c.recovery_speed >= 0.0) || !std::isfinite(c.recovery_speed))
-        fail("recovery_speed = " + std::to_string(c.recovery_speed) +
-             " m/s must be >= 0 (0: automatic)");
-    for (const boundaries::Wall& w : c.walls)
-        if (w.shape != boundaries::WallShape::plane)
-            fail(w.name + ": polyhedra take plane walls only (boxes are six planes)");
+        throw KeyError("collisions.recovery_speed", c.recovery_speed,
+                       "must be >= 0 m/s (0: automatic)");
     for (const boundaries::FixedHull& f : c.fixed_hulls) {
+        const auto fail = [&](const std::string& what) {
+            throw InputError("collisions: " + f.name + ": " + what);
+        };
         if (!f.position.allFinite() || !f.orientation.coeffs().allFinite() ||
             !(std::abs(f.orientation.norm() - 1.0) <= 1e-9))
-            fail(f.name + ": position must be finite and orientation a unit quaternion");
+            fail("position must be finite and orientation a unit quaternion");
         if (f.shape.vertex_count() < 4 || f.shape.face_count() < 4)
-            fail(f.name + ": not a polyhedron (fewer than four vertices or faces)");
+            fail("not a polyhedron (fewer than four vertices or faces)");
     }
+}
+
+void check_nsc_config(const NscConfig& c) {
+    boundaries::check_contact_config(c);
+    check_polyhedral_contact_config(c);
+    for (const boundaries::Wall& w : c.walls)
+        if (w.shape != boundaries::WallShape::plane)
+            throw InputError("collisions: " + w.name +
+                             ": polyhedra take plane walls only (boxes are six planes)");
 }
 
 std::string NscStepper::summary(const Bodies& b) const {
@@ -127,8 +127,7 @@ std::string NscStepper::summary(const Bodies& b) const {
     std::ostringstream out;
     out << "collisions: polyhedra (non-smooth contact, "
         << enum_name(contact_method_names, config_.solver.method) << "), mu = " << config_.mu
-        << ", restitution " << config_.restitution << " above " << config_.bounce_speed
-        << " m/s, margin ";
+        << ", restitution " << config_.eps_n << " above " << config_.v_min << " m/s, margin ";
     if (config_.margin > 0.0)
         out << config_.margin << " m";
     else
@@ -312,8 +311,8 @@ integrate::StepStats NscStepper::advance(Bodies& b, double h, double t0, bool /*
         const double un = u.dot(s.n);
         fastest = std::max(fastest, u.norm());
         double bias = f.gap >= 0.0 ? f.gap / h : std::max(f.gap / h, -recovery_speed);
-        if (config_.restitution > 0.0 && un < -config_.bounce_speed && f.gap + h * un < 0.0)
-            bias = std::min(bias, config_.restitution * un);
+        if (config_.eps_n > 0.0 && un < -config_.v_min && f.gap + h * un < 0.0)
+            bias = std::min(bias, config_.eps_n * un);
         s.bias = bias;
         const WarmKey key{b.id[a], f.b >= 0 ? b.id[static_cast<std::size_t>(f.b)] : -1 - f.wall,
                           f.feature};

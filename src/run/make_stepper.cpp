@@ -25,17 +25,8 @@ std::unique_ptr<integrate::Stepper> make_stepper(bool collisions_enabled,
         throw InputError("collisions: " + std::to_string(bodies.hulls.size()) + " of " +
                          std::to_string(bodies.size()) +
                          " bodies are polyhedra: polyhedra collide only with polyhedra and walls");
-    polyhedra::NscConfig c;
-    c.mu = collisions.mu;
-    c.restitution = collisions.eps_n;
-    c.bounce_speed = collisions.v_min;
-    c.margin = collisions.polyhedra.margin;
-    c.envelope = collisions.polyhedra.envelope;
-    c.recovery_speed = collisions.polyhedra.recovery_speed;
-    c.overlap_tolerance = collisions.overlap_tolerance;
-    c.solver = collisions.polyhedra.solver;
-    c.walls = collisions.walls;
-    c.fixed_hulls = collisions.polyhedra.fixed_hulls;
+    // The shared keys and the polyhedral ones, under the same names: nothing is renamed.
+    polyhedra::NscConfig c{collisions, collisions.polyhedra};
     return std::make_unique<polyhedra::NscStepper>(std::move(c));
 }
 

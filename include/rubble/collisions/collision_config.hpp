@@ -4,11 +4,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "rubble/boundaries/fixed_hull.hpp"
-#include "rubble/boundaries/wall.hpp"
-
+#include "rubble/boundaries/contact_config.hpp"
 #include "rubble/core/enum_names.hpp"
-#include "rubble/polyhedra/contact_solver.hpp"
+#include "rubble/polyhedra/nsc_config.hpp"
 
 namespace rubble::collisions {
 
@@ -65,56 +63,34 @@ inline constexpr EnumNames<OverlapStrategy, 6> overlap_strategy_names{
     return aggregates ? OverlapStrategy::repulse : OverlapStrategy::abort;
 }
 
-/// Overlap depths at or below this fraction of R1 + R2 are contact, not overlap: the default
-/// of collisions.overlap_tolerance, which both the drift and the initial-condition check of a
-/// run use. Why 1e-8: a contact resolved by the drift leaves the pair at R1 + R2 up to the
-/// round-off of the positions, a few ulps of the coordinates, and touching spheres made by a
-/// generator (a lattice) or read from a file carry the same; within 1e7 radii of the origin
-/// that is below 1e-9 of R1 + R2, so 1e-8 never calls a contact an overlap, and a depth of
-/// 1e-8 (R1 + R2) is far below anything the dynamics notices.
-inline constexpr double default_overlap_tolerance = 1e-8;
-
-/// The keys of [collisions] that only polyhedral grains read (the NSC stepper,
-/// polyhedra/nsc_stepper.hpp, docs/polyhedra.md). Their friction is CollisionConfig::mu, their
-/// restitution eps_n and their bounce threshold v_min; eps_t, f_crit, the restitution law and
-/// the overlap strategies are the hard-sphere engine's.
-struct PolyhedralContactConfig {
-    double margin = 0.0;         ///< m; 0: automatic (polyhedra::auto_margin_fraction)
-    double envelope = 0.0;       ///< m; 0: the margin
-    double recovery_speed = 0.0; ///< m/s; 0: automatic (polyhedra::auto_recovery_steps)
-    polyhedra::ContactSolverOptions solver;
-    /// Convex polyhedra held in place ([[walls]] of type hull): partners of polyhedra only.
-    std::vector<boundaries::FixedHull> fixed_hulls;
-};
+using boundaries::default_overlap_tolerance;
 
 /// How collisions work once they are on (whether they are on is the run's choice:
-/// config::RunConfig::collisions_enabled, passed to run::make_stepper).
-struct CollisionConfig {
+/// config::RunConfig::collisions_enabled, passed to run::make_stepper). Each member is the key
+/// of [collisions] of the same name, or as noted; its initialiser is the key's default (the
+/// parameter table, config/parameter_specs.cpp, takes it from here). The keys shared with
+/// polyhedra (eps_n, mu, v_min, overlap_tolerance, walls) are the base's.
+struct CollisionConfig : boundaries::ContactConfig {
     ContactOutcome outcome = ContactOutcome::bounce;
     /// m/s, outcome = stick: contacts with a normal speed at or below this stick (0: all)
     double stick_speed = 0.0;
-    double eps_n = 0.5; ///< normal coefficient of restitution in [0, 1]
     double eps_t = 1.0; ///< tangential coefficient in [-1, 1] (1: frictionless)
-    /// Coulomb friction coefficient of contacts with rigid aggregates (rigid_impulse.hpp); 0:
-    /// the eps_t model. Free-sphere contacts keep the eps_t model.
-    double mu = 0.0;
-    RestitutionLaw law = RestitutionLaw::constant;
-    double v_ref = 1.0;      ///< m/s, power_law: speed at which eps_n reaches 1
-    double exponent = 0.234; ///< power_law exponent (Bridges et al. 1984, ice)
-    double v_min = 0.0;      ///< m/s: impacts slower than this are elastic (0: off)
+    RestitutionLaw law = RestitutionLaw::constant; ///< collisions.eps_n_law
+    double v_ref = 1.0;      ///< m/s, power_law: speed at which eps_n reaches 1 (eps_n_v_ref)
+    double exponent = 0.234; ///< power_law exponent (eps_n_exponent; Bridges et al. 1984, ice)
     double f_crit = 0.0;     ///< elastic if a body moved < f_crit R since its last collision
     OverlapStrategy overlaps = OverlapStrategy::automatic;
-    /// Overlap depths up to this fraction of R1 + R2 are contact (find_overlaps.hpp), at the
-    /// start of every drift and in the check of the initial conditions.
-    double overlap_tolerance = default_overlap_tolerance;
     double skin = 0.0; ///< neighbourhood margin, in units of each body's radius (0: adaptive)
     std::int64_t max_per_body = 100000; ///< collisions of one body in one drift before giving up
     double periodic_box = 0.0;          ///< m, side of a periodic cube centred at 0 (0: open)
-    bool log = false;                   ///< keep a record of every collision
-    /// Walls the spheres collide with (boundaries/wall.hpp; a box as its six planes). None:
-    /// the drift is exactly the one without walls, and costs nothing more.
-    std::vector<boundaries::Wall> walls;
-    PolyhedralContactConfig polyhedra; ///< read only when the bodies are polyhedra
+    bool log = false;                   ///< keep a record of every collision (output.collision_log)
+    /// Read only when the bodies are polyhedra (with the base: polyhedra::NscConfig).
+    polyhedra::PolyhedralContactConfig polyhedra;
 };
+
+/// Throws KeyError (core/error.hpp) naming the key and value of a member out of its range or
+/// contradicting another (mu > 0 with eps_t != 1), after boundaries::check_contact_config and
+/// polyhedra::check_polyhedral_contact_config. The walls' own checks are config/wall_config's.
+void check_collision_config(const CollisionConfig& c);
 
 } // namespace rubble::collisions

@@ -3,8 +3,11 @@
 // The single definition of every run parameter: name, type, unit, default, allowed range and
 // help. The TOML reader, the command-line overrides, `rubble run --help`, the HDF5 record of
 // a run and docs/parameters.md are all generated from parameter_specs(), so they cannot drift.
+// A key bound to a member of RunConfig (ParamSpec::binding) takes its default from that
+// member's initialiser, and make_run_config sets the member through the binding.
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <string>
@@ -17,6 +20,23 @@ namespace rubble::config {
 
 enum class ParamType { real, integer, boolean, string, vector };
 
+/// Three real numbers, a TOML array such as [0.0, 0.0, -9.81] (a vector in SI units).
+using ParamVector = std::array<double, 3>;
+using ParamValue = std::variant<double, std::int64_t, bool, std::string, ParamVector>;
+
+struct RunConfig; // config/run_config.hpp
+
+/// The member of RunConfig a key sets (parameter_specs.cpp makes them from pointer-to-member
+/// paths, as &RunConfig::collisions, &CollisionConfig::mu).
+struct ParamBinding {
+    /// The member's value, as the key's type holds it (a string option: its name).
+    std::function<ParamValue(const RunConfig&)> get;
+    /// Sets the member from a value the key's spec accepted; false when a string option's name
+    /// has no value (a name the table allows but the member's table of names lacks: a bug).
+    std::function<bool(RunConfig&, const ParamValue&)> set;
+    [[nodiscard]] explicit operator bool() const { return static_cast<bool>(set); }
+};
+
 struct ParamSpec {
     std::string key;          ///< "section.name" (sections may nest: "ic.cloud.n")
     ParamType type;           ///< value type in the TOML file
@@ -28,6 +48,9 @@ struct ParamSpec {
     bool lower_open = false;          ///< lower bound excluded
     bool upper_open = false;          ///< upper bound excluded
     std::vector<std::string> choices; ///< allowed values of a string parameter (empty: any)
+    /// The member of RunConfig it sets, whose initialiser gave default_text; empty for the keys
+    /// make_run_config reads by hand (ic.*, and the [[walls]] keys).
+    ParamBinding binding;
 
     [[nodiscard]] std::string section() const;    ///< "ic.cloud" for "ic.cloud.n"
     [[nodiscard]] std::string name() const;       ///< "n" for "ic.cloud.n"
@@ -49,10 +72,6 @@ struct ParamSpec {
 [[nodiscard]] const ParamSpec* find_wall_spec(const std::string& name);
 /// The wall key closest to `name` (for "did you mean"), or "".
 [[nodiscard]] std::string closest_wall_key(const std::string& name);
-
-/// Three real numbers, a TOML array such as [0.0, 0.0, -9.81] (a vector in SI units).
-using ParamVector = std::array<double, 3>;
-using ParamValue = std::variant<double, std::int64_t, bool, std::string, ParamVector>;
 
 /// Text of a value as TOML writes it ("1.5", "3", "true", "\"a\"").
 [[nodiscard]] std::string to_toml_text(const ParamValue& v);

@@ -18,8 +18,11 @@ namespace rubble::config {
 /// 30 years of wall time).
 inline constexpr double max_steps = 1e15;
 
+// Each member of these structs that a key of the parameter table sets is bound to it
+// (parameter_specs.cpp): its initialiser is the key's default.
+
 struct OutputConfig {
-    std::string file;
+    std::string file = "rubble_out.h5"; ///< relative to the working directory
     bool overwrite = false;
     double snapshot_interval = 0.0;    ///< s, 0: first and last only
     double diagnostics_interval = 0.0; ///< s, 0: every step
@@ -41,7 +44,7 @@ struct CampaignTag {
 
 struct RunConfig {
     double G = G_SI;          ///< m^3 kg^-1 s^-2
-    double dt = 0.0;          ///< s
+    double dt = 10.0;         ///< s
     double t_end = 0.0;       ///< s (0: use n_steps)
     std::int64_t n_steps = 0; ///< (0: use t_end)
     gravity::GravityConfig gravity;
@@ -62,7 +65,9 @@ struct RunConfig {
     CampaignTag campaign;
 };
 
-/// Builds the typed configuration; throws InputError (naming the keys and their sources) when
+/// Builds the typed configuration, setting each bound key's member through its binding and
+/// the others (ic.*, [[walls]]) by hand, then checks the collision configuration once
+/// (collisions::check_collision_config); throws InputError (naming the keys and their sources) when
 /// keys contradict each other, e.g. both or neither of integrator.t_end and integrator.n_steps,
 /// or when integrator.t_end / integrator.dt exceeds max_steps, and for bad [[walls]] tables
 /// (config/wall_config.hpp) or walls without collisions.enabled or with a periodic box.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Typed errors. Library code throws; only main() turns an error into an exit code.
+#include <charconv>
 #include <stdexcept>
 #include <string>
 
@@ -11,6 +12,27 @@ namespace rubble {
 class InputError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
+};
+
+/// A bad value of one parameter, found by the check of the configuration struct that owns it
+/// (boundaries::check_contact_config, polyhedra::check_nsc_config,
+/// collisions::check_collision_config): "collisions.mu = -1: must be >= 0", the key as the
+/// parameter file names it. config::make_run_config rethrows it naming the value's source.
+class KeyError : public InputError {
+public:
+    KeyError(const std::string& key, double value, const std::string& reason)
+        : InputError(key + " = " + text(value) + ": " + reason), key_(key), reason_(reason) {}
+    [[nodiscard]] const std::string& key() const { return key_; }
+    [[nodiscard]] const std::string& reason() const { return reason_; }
+
+private:
+    static std::string text(double x) {
+        char buf[32];
+        const auto end = std::to_chars(buf, buf + sizeof buf, x).ptr; // shortest round trip
+        return std::string(buf, end);
+    }
+    std::string key_;
+    std::string reason_;
 };
 
 /// Failure to read or write an output/restart file. Exit code 1.

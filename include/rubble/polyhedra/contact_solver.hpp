@@ -74,18 +74,21 @@ enum class ContactMethod {
 inline constexpr EnumNames<ContactMethod, 2> contact_method_names{
     {{"apgd", ContactMethod::apgd}, {"pgs", ContactMethod::pgs}}};
 
+/// The initialisers of method, max_iterations, tolerance and coulomb_max_iterations are the
+/// defaults of collisions.solver, solver_iterations, solver_tolerance and solver_passes
+/// (config/parameter_specs.cpp takes them from here).
 struct ContactSolverOptions {
     ContactMethod method = ContactMethod::apgd;
-    int max_iterations = 1000; ///< APGD steps or PGS sweeps per CCP, >= 1
+    int max_iterations = 100; ///< APGD steps or PGS sweeps per CCP, >= 1
     /// The CCP's residual (relative, see above) at which a CCP is solved, > 0: the stopping
     /// rule of the relaxed mode.
     double tolerance = 1e-6;
-    double sor = 1.0;                ///< PGS relaxation omega, in (0, 2)
-    bool coulomb = true;             ///< De Saxce fixed point: Coulomb's law instead of the CCP's
-    int coulomb_max_iterations = 50; ///< CCPs solved at most in Coulomb mode, >= 1
+    double sor = 1.0;               ///< PGS relaxation omega, in (0, 2)
+    bool coulomb = true;            ///< De Saxce fixed point: Coulomb's law instead of the CCP's
+    int coulomb_max_iterations = 5; ///< CCPs solved at most in Coulomb mode, >= 1
     /// The residual of Coulomb's law (the shift taken from the impulses themselves) at which
-    /// Coulomb mode stops, > 0.
-    double coulomb_tolerance = 1e-6;
+    /// Coulomb mode stops, > 0 (by default, and in a run, the CCP's tolerance).
+    double coulomb_tolerance = tolerance;
     double reference_speed = 0.0; ///< m/s, v_ref; 0: from the problem (see above)
 };
 

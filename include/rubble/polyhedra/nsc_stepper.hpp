@@ -25,7 +25,7 @@
 // within that reach (a moving wall's surface velocity enters the contact's relative velocity). A
 // contact with gap g >= 0 allows the bodies to approach by g in the step (a speculative contact: no
 // tunnelling, no impulse until it closes); one with g < 0 is pushed apart at no more than
-// recovery_speed. Newton restitution e applies to approach speeds above bounce_speed.
+// recovery_speed. Newton restitution eps_n applies to approach speeds above v_min.
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
@@ -35,33 +35,9 @@
 #include "rubble/boundaries/wall.hpp"
 #include "rubble/integrate/stepper.hpp"
 #include "rubble/polyhedra/contact_solver.hpp"
+#include "rubble/polyhedra/nsc_config.hpp"
 
 namespace rubble::polyhedra {
-
-struct NscConfig {
-    double mu = 0.5;           ///< Coulomb friction coefficient, >= 0
-    double restitution = 0.0;  ///< Newton's e in [0, 1]
-    double bounce_speed = 0.0; ///< m/s, approach speeds at or below it do not bounce
-    /// m, >= 0: the cores are the shapes shrunk by it; 0: auto_margin_fraction of the
-    /// smallest inradius of the shapes (about their centres of mass).
-    double margin = 0.0;
-    /// m, >= 0: gaps up to it (plus the approach in the step) are contacts; 0: the margin.
-    double envelope = 0.0;
-    /// m/s, >= 0: the most an overlap is pushed apart at; 0: the margin per
-    /// auto_recovery_steps steps.
-    double recovery_speed = 0.0;
-    /// Penetrations of the rounded shapes deeper than this fraction of R1 + R2 count as
-    /// overlaps in the step statistics (shallower ones are the round-off of resting contact).
-    double overlap_tolerance = 1e-8;
-    ContactSolverOptions solver;
-    /// Planes (boundaries::WallShape::plane) the polyhedra rest on: fixed, or moving with their
-    /// velocity and turning about their normals (infinite mass either way).
-    std::vector<boundaries::Wall> walls;
-    /// Convex polyhedra held in place (infinite mass, at rest): their contacts with the grains
-    /// are found as between two grains. Each is tested against every grain (bounding spheres
-    /// first): meant for a few obstacles, not for a terrain of thousands of facets.
-    std::vector<boundaries::FixedHull> fixed_hulls;
-};
 
 /// The automatic margin's fraction of the smallest inradius: thin enough that the rounded
 /// corners it makes (radius margin) are invisible at the grain's scale, thick enough that a
@@ -71,9 +47,6 @@ inline constexpr double auto_margin_fraction = 0.01;
 /// The automatic recovery speed undoes an overlap of one margin in this many steps: gentle
 /// enough not to launch grains, fast enough that a pile does not sink.
 inline constexpr double auto_recovery_steps = 10.0;
-
-/// Throws InputError naming the value when a config value is out of its range.
-void check_nsc_config(const NscConfig& c);
 
 /// One contact point of the last advance, for tests and diagnostics.
 struct NscContact {

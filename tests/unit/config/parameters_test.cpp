@@ -325,3 +325,84 @@ TEST(RunConfig, StringOptionsMapOneToOneThroughTheirTables) {
     EXPECT_EQ(c.ic.cloud.radii.distribution, rubble::ic::RadiusDistribution::power_law);
     EXPECT_EQ(c.ic.type, rubble::ic::IcType::cloud);
 }
+
+namespace {
+// A parameter set at its defaults that make_run_config accepts (one of t_end and n_steps).
+rubble::config::ParameterSet runnable_defaults() {
+    rubble::config::ParameterSet p;
+    p.set("integrator.n_steps", std::int64_t{1}, "test");
+    return p;
+}
+} // namespace
+
+TEST(Parameters, BoundKeysTakeTheirDefaultsFromTheStructs) {
+    // Each default is written once, as the member's initialiser: the table's default is the
+    // value of the member in a default RunConfig, and most keys are bound (all of [collisions]).
+    const rubble::config::RunConfig defaults;
+    std::size_t bound = 0;
+    for (const auto& s : rubble::config::parameter_specs()) {
+        if (s.key.rfind("collisions.", 0) == 0 || s.key.rfind("integrator.", 0) == 0 ||
+            s.key.rfind("gravity.", 0) == 0) {
+            EXPECT_TRUE(s.binding) << s.key;
+        }
+        if (!s.binding) continue;
+        ++bound;
+        EXPECT_EQ(rubble::config::ParameterSet().value(s.key), s.binding.get(defaults)) << s.key;
+    }
+    EXPECT_GE(bound, 40u);
+}
+
+TEST(Parameters, BoundKeysSetTheirMembers) {
+    rubble::config::ParameterSet p = runnable_defaults();
+    p.set("collisions.mu", 0.25, "test");
+    p.set("collisions.eps_n", 0.75, "test");
+    p.set("collisions.v_min", 1e-3, "test");
+    p.set("collisions.solver", std::string("pgs"), "test");
+    p.set("collisions.solver_iterations", std::int64_t{7}, "test");
+    p.set("collisions.solver_tolerance", 1e-4, "test");
+    p.set("gravity.uniform_g", rubble::config::ParamVector{0.0, 0.0, -9.81}, "test");
+    const rubble::config::RunConfig c = rubble::config::make_run_config(p);
+    EXPECT_EQ(c.collisions.mu, 0.25);
+    EXPECT_EQ(c.collisions.eps_n, 0.75);
+    EXPECT_EQ(c.collisions.v_min, 1e-3);
+    EXPECT_EQ(c.collisions.polyhedra.solver.method, rubble::polyhedra::ContactMethod::pgs);
+    EXPECT_EQ(c.collisions.polyhedra.solver.max_iterations, 7);
+    EXPECT_EQ(c.collisions.polyhedra.solver.tolerance, 1e-4);
+    EXPECT_EQ(c.collisions.polyhedra.solver.coulomb_tolerance, 1e-4);
+    EXPECT_EQ(c.uniform_g.z(), -9.81);
+    // And the defaults reach the structs unchanged.
+    const rubble::config::RunConfig d = rubble::config::make_run_config(runnable_defaults());
+    EXPECT_EQ(d.collisions.polyhedra.solver.max_iterations,
+              rubble::polyhedra::ContactSolverOptions{}.max_iterations);
+    EXPECT_EQ(d.collisions.mu, rubble::collisions::CollisionConfig{}.mu);
+}
+
+TEST(RunConfig, TheCollisionConfigChecksItselfNamingKeyAndValue) {
+    rubble::collisions::CollisionConfig c;
+    EXPECT_NO_THROW(rubble::collisions::check_collision_config(c));
+    c.mu = 0.5;
+    c.eps_t = 0.8;
+    try {
+        rubble::collisions::check_collision_config(c);
+        ADD_FAILURE() << "mu > 0 with eps_t != 1 accepted";
+    } catch (const rubble::KeyError& e) {
+        EXPECT_EQ(e.key(), "collisions.mu");
+        EXPECT_NE(std::string(e.what()).find("collisions.mu = 0.5: Coulomb friction"),
+                  std::string::npos)
+            << e.what();
+    }
+    c = {};
+    c.polyhedra.margin = -1.0;
+    EXPECT_THROW(rubble::collisions::check_collision_config(c), rubble::KeyError);
+    // Through make_run_config, the message names the value's source.
+    rubble::config::ParameterSet p = runnable_defaults();
+    p.set("collisions.mu", 0.5, "run.toml:7");
+    p.set("collisions.eps_t", 0.8, "run.toml:8");
+    try {
+        (void)rubble::config::make_run_config(p);
+        ADD_FAILURE() << "mu > 0 with eps_t != 1 accepted";
+    } catch (const rubble::InputError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind("run.toml:7: collisions.mu = 0.5: Coulomb", 0), 0u)
+            << e.what();
+    }
+}

@@ -40,8 +40,8 @@ TEST(NscConfig, RefusesValuesOutOfRangeNamingThem) {
     c.mu = -0.1;
     expect_refused(c, "mu = ");
     c = {};
-    c.restitution = 1.5;
-    expect_refused(c, "restitution");
+    c.eps_n = 1.5;
+    expect_refused(c, "collisions.eps_n = 1.5");
     c = {};
     boundaries::Wall drum;
     drum.shape = boundaries::WallShape::cylinder;

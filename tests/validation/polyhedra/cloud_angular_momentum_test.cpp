@@ -116,10 +116,8 @@ struct CloudRun {
 CloudRun collapse(double dt) {
     polyhedra::NscConfig c;
     c.mu = 0.6; // Ferrari et al. 2020
-    c.restitution = 0.5;
-    c.bounce_speed = 2.2e-3;
-    c.solver.max_iterations = 100; // rubble run's caps (collisions.solver_iterations, _passes)
-    c.solver.coulomb_max_iterations = 5;
+    c.eps_n = 0.5;
+    c.v_min = 2.2e-3;
     integrate::Simulation sim(cloud(), std::make_unique<gravity::DirectGravity>(G_SI, 0.0), dt);
     sim.set_stepper(std::make_unique<polyhedra::NscStepper>(c));
     const Totals start = totals(sim.bodies());

@@ -39,12 +39,16 @@ polyhedra::NscConfig config(double restitution = 0.0,
     polyhedra::NscConfig c;
     c.solver.method = method;
     c.mu = mu;
-    c.restitution = restitution;
-    c.bounce_speed = 1e-3;
+    c.eps_n = restitution;
+    c.v_min = 1e-3;
     c.margin = 0.02 * edge;
     c.envelope = 0.01 * edge;
     c.recovery_speed = 0.1;
     c.solver.tolerance = 1e-9;
+    // The caps these tests were written with (the solver's defaults then; a run's defaults,
+    // collisions.solver_iterations and solver_passes, are 100 and 5): a tight solve.
+    c.solver.max_iterations = 1000;
+    c.solver.coulomb_max_iterations = 50;
     boundaries::Wall floor;
     floor.name = "floor";
     c.walls.push_back(floor); // z = 0, bodies above
