@@ -46,9 +46,6 @@ SCENARIOS = {
                      "--integrator.t_end", "1.2e5"]),
     "collapsing_cube_tree": ("params/collapsing_cube.toml", ["--integrator.t_end", "200"]),
     "kepler": ("params/kepler.toml", []),
-    "polyhedra_bounce": ("params/polyhedra_bounce.toml", []),
-    "polyhedra_incline": ("params/polyhedra_incline.toml", []),
-    "bouncing_cubes": ("params/bouncing_cubes.toml", []),
 }
 
 # Every scenario of params/ that runs in under ten minutes on two cores, as it is (issue 32:
