@@ -33,6 +33,8 @@ void EventDrivenDrift::start_rigid(const Bodies& b, double h) {
     sticking_ = config_.outcome == ContactOutcome::stick;
     aggregates_ = !b.all_free_spheres() || sticking_;
     if (!aggregates_) return;
+    // A run refuses these combinations at start-up, before its output exists
+    // (run::check_stepper_supports); these guards are for callers that use the engine directly.
     if (sticking_) {
         if (config_.periodic_box > 0.0)
             throw InputError("collisions.outcome = \"stick\" does not yet take a periodic box "

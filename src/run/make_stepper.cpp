@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/run/make_stepper.hpp"
 
+#include <cstdio>
 #include <string>
+#include <vector>
 
 #include "rubble/collisions/event_drift.hpp"
+#include "rubble/collisions/rigid_wall_predict.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/polyhedra/nsc_stepper.hpp"
 
@@ -28,6 +31,54 @@ std::unique_ptr<integrate::Stepper> make_stepper(bool collisions_enabled,
     // The shared keys and the polyhedral ones, under the same names: nothing is renamed.
     polyhedra::NscConfig c{collisions, collisions.polyhedra};
     return std::make_unique<polyhedra::NscStepper>(std::move(c));
+}
+
+void check_stepper_supports(const config::ParameterSet& p, const config::RunConfig& c,
+                            const Bodies& bodies) {
+    // The event-driven drift's rigid path (collisions/event_drift_rigid.cpp, start_rigid) takes
+    // the bodies when any is made of several spheres or when sticking may join them; these are
+    // the combinations it refuses there, which only the configuration and the kind of bodies
+    // decide. The engine keeps its own refusals for callers that use it directly.
+    if (!c.collisions_enabled || bodies.hulls.size() != 0) return; // plain drift or NSC
+    const collisions::CollisionConfig& k = c.collisions;
+    const bool sticking = k.outcome == collisions::ContactOutcome::stick;
+    if (bodies.all_free_spheres() && !sticking) return;
+    // Bodies other than a free sphere (one sphere at the centre of mass).
+    std::vector<std::size_t> parts(bodies.size(), 0);
+    std::vector<bool> offset(bodies.size(), false);
+    for (std::size_t s = 0; s < bodies.spheres.size(); ++s) {
+        const auto i = static_cast<std::size_t>(bodies.spheres.body[s]);
+        ++parts[i];
+        if (!bodies.spheres.offset[s].isZero(0.0)) offset[i] = true;
+    }
+    std::size_t aggregates = 0;
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+        if (parts[i] != 1 || offset[i]) ++aggregates;
+    const std::string why = sticking ? "sticking joins bodies into aggregates (" +
+                                           p.described("collisions.outcome") + ")"
+                                     : std::to_string(aggregates) + " of the " +
+                                           std::to_string(bodies.size()) + " bodies are aggregates";
+    if (sticking && k.periodic_box > 0.0)
+        throw p.error("collisions.outcome", "sticking does not yet take a periodic box (" +
+                                                p.described("collisions.periodic_box") + ")");
+    for (std::size_t w = 0; w < k.walls.size(); ++w) {
+        const boundaries::Wall& wall = k.walls[w];
+        if (collisions::rigid_bodies_meet(wall)) continue;
+        const std::string reason =
+            "finite cylinders (length > 0) do not yet take bodies made of several spheres "
+            "(aggregates; " +
+            why + "); use planes, a box or an infinite cylinder (docs/aggregates.md, \"Walls\")";
+        // The wall's table in the parameter file: its name is "walls[k] (...)".
+        std::size_t table = 0;
+        if (std::sscanf(wall.name.c_str(), "walls[%zu]", &table) == 1 && table < p.wall_count())
+            throw p.wall_error(table, "length", reason);
+        throw InputError(c.wall_sources.at(w) + ": " + wall.name + ": " + reason);
+    }
+    if (k.outcome == collisions::ContactOutcome::merge)
+        throw p.error("collisions.outcome",
+                      "merging makes one sphere of two and does not take bodies made of several "
+                      "spheres (aggregates; " +
+                          why + "); use \"stick\" (one rigid aggregate of both) or \"bounce\"");
 }
 
 } // namespace rubble::run

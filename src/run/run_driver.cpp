@@ -414,6 +414,7 @@ LoopResult run_and_finish(integrate::Simulation& sim, runfile::RunFile& file, co
 // stepper's saved state.
 integrate::Simulation make_simulation(Setup& s, std::int64_t n_total, bool resuming,
                                       const RunRequest& o, RunObserver& observer) {
+    check_stepper_supports(s.params, s.config, s.state.bodies);
     const std::size_t n_bodies = s.state.bodies.size();
     integrate::Simulation sim(std::move(s.state.bodies),
                               make_gravity_solver(s.config.gravity, n_bodies), s.config.dt,

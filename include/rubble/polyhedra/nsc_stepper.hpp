@@ -26,6 +26,7 @@
 // contact with gap g >= 0 allows the bodies to approach by g in the step (a speculative contact: no
 // tunnelling, no impulse until it closes); one with g < 0 is pushed apart at no more than
 // recovery_speed. Newton restitution eps_n applies to approach speeds above v_min.
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
@@ -60,6 +61,18 @@ struct NscContact {
     Vec3 impulse = Vec3::Zero(); ///< N s on a, world
 };
 
+/// The key of a contact's warm start: the body ids and the contact's feature.
+struct NscWarmKey {
+    std::int64_t id_a, id_b; ///< body ids; id_b = -1 - wall index for a wall or fixed hull
+    std::uint64_t feature;   ///< the manifold point's feature key, or the wall vertex
+    bool operator==(const NscWarmKey&) const = default;
+};
+struct NscWarmKeyHash {
+    std::size_t operator()(const NscWarmKey& k) const;
+};
+/// The last step's impulses (N s, world) by contact key.
+using NscWarmStarts = std::unordered_map<NscWarmKey, Vec3, NscWarmKeyHash>;
+
 class NscStepper final : public integrate::Stepper {
 public:
     explicit NscStepper(NscConfig config);
@@ -88,14 +101,8 @@ public:
     [[nodiscard]] const ContactSolution& last_solution() const { return solution_; }
 
 private:
-    struct WarmKey {
-        std::int64_t id_a, id_b; // body ids; id_b = -1 - wall index for a wall
-        std::uint64_t feature;
-        bool operator==(const WarmKey&) const = default;
-    };
-    struct WarmKeyHash {
-        std::size_t operator()(const WarmKey& k) const;
-    };
+    using WarmKey = NscWarmKey;
+    using WarmKeyHash = NscWarmKeyHash;
 
     void refresh_cores(const Bodies& b);
 
@@ -103,8 +110,8 @@ private:
     double margin_ = 0.0;                           ///< m, config_.margin or the automatic one
     std::shared_ptr<const HullShapes> shapes_seen_; ///< the catalogue cores_ were made from
     std::vector<shapes::Polyhedron> cores_;
-    std::vector<shapes::Polyhedron> fixed_cores_;         ///< config_.fixed_hulls' margin cores
-    std::unordered_map<WarmKey, Vec3, WarmKeyHash> warm_; ///< last step's impulses, world
+    std::vector<shapes::Polyhedron> fixed_cores_; ///< config_.fixed_hulls' margin cores
+    NscWarmStarts warm_;                          ///< last step's impulses, world
     std::vector<NscContact> contacts_;
     ContactSolution solution_;
 };

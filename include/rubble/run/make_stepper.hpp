@@ -5,6 +5,8 @@
 #include <memory>
 
 #include "rubble/collisions/collision_config.hpp"
+#include "rubble/config/parameters.hpp"
+#include "rubble/config/run_config.hpp"
 #include "rubble/integrate/stepper.hpp"
 
 namespace rubble::run {
@@ -17,5 +19,14 @@ namespace rubble::run {
 [[nodiscard]] std::unique_ptr<integrate::Stepper>
 make_stepper(bool collisions_enabled, const collisions::CollisionConfig& collisions,
              const Bodies& bodies);
+
+/// Refuses, before any output exists, what the stepper make_stepper would choose for `bodies`
+/// cannot do, which it would otherwise refuse only at its first drift: with the event-driven
+/// drift and bodies made of several spheres (aggregates, or any bodies once collisions.outcome
+/// = "stick" joins them), sticking in a periodic box, finite cylinder walls (length > 0) and
+/// collisions.outcome = "merge". Throws InputError naming the keys, their values and where they
+/// were set (`p`'s sources; the wall's source in c.wall_sources).
+void check_stepper_supports(const config::ParameterSet& p, const config::RunConfig& c,
+                            const Bodies& bodies);
 
 } // namespace rubble::run

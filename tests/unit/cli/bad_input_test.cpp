@@ -46,6 +46,9 @@ std::string wall(const std::string& body) {
     return section("collisions", "enabled = true\n") + "[[walls]]\n" + body;
 }
 const std::string far_plane = "type = \"plane\"\npoint = [0, 0, -1e4]\nnormal = [0, 0, 1]\n";
+// A closed can around the cloud, 5 km long: its length on the table's fifth line.
+const std::string finite_can = "type = \"cylinder\"\npoint = [0, 0, -2.5e3]\naxis = [0, 0, 1]\n"
+                               "radius = 2e3\nlength = 5e3\ncaps = true\n";
 
 std::string nested_header(int depth) {
     std::string h = "[";
@@ -357,6 +360,30 @@ const std::vector<BadInput>& cases() {
              "[gravity]\nbackend = \"none\"\n[[walls]]\n" + far_plane,
          {},
          {"p.toml:10", "collisions.periodic_box", "walls"}},
+        // What the event-driven drift cannot do with aggregates (bodies of several spheres,
+        // or any bodies once sticking joins them), refused at start-up, not at the first drift.
+        {"StickInAPeriodicBox",
+         section("collisions", "enabled = true\nperiodic_box = 1e4\noutcome = \"stick\"\n") +
+             "[gravity]\nbackend = \"none\"\n",
+         {},
+         {"p.toml:11", "collisions.outcome = \"stick\"", "periodic box",
+          "collisions.periodic_box = 10000.0 (", "p.toml:10)"}},
+        {"FiniteCylinderWithAggregates",
+         base("n = 20\ngrain = \"cube\"\n") + "[collisions]\nenabled = true\n[[walls]]\n" +
+             finite_can,
+         {},
+         {"p.toml:16", "walls[0].length = 5000.0", "finite cylinders",
+          "20 of the 20 bodies are aggregates"}},
+        {"FiniteCylinderWithSticking",
+         section("collisions", "enabled = true\noutcome = \"stick\"\n") + "[[walls]]\n" +
+             finite_can,
+         {},
+         {"p.toml:16", "walls[0].length = 5000.0", "finite cylinders",
+          "collisions.outcome = \"stick\" (", "p.toml:10)"}},
+        {"MergeWithAggregates",
+         base("n = 20\ngrain = \"cube\"\n") + "[collisions]\nenabled = true\noutcome = \"merge\"\n",
+         {},
+         {"p.toml:11", "collisions.outcome = \"merge\"", "aggregates", "20 of the 20 bodies"}},
         {"BodyStartsInsideAWall",
          wall("type = \"plane\"\npoint = [0, 0, 0]\nnormal = [0, 0, 1]\n"),
          {},
