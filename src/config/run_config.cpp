@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <optional>
 #include <string>
 
 #include "rubble/config/wall_config.hpp"
@@ -25,34 +24,14 @@ void check_step_count(const ParameterSet& p, const RunConfig& c) {
     }
 }
 
-// The value of a string option, from its table of names (core/enum_names.hpp). The parameter
-// table allows exactly those names (parameter_specs.cpp lists them from the same table), so a
-// miss means a bug; it is refused all the same, naming the file, key, value and the allowed
-// values, never mapped to a default.
-template <class E, std::size_t N>
-E choice(const ParameterSet& p, const std::string& key, const EnumNames<E, N>& names) {
-    const std::optional<E> v = enum_value(names, p.string(key));
-    if (v) return *v;
-    std::string allowed;
-    for (const std::string& name : enum_names(names))
-        allowed += (allowed.empty() ? "" : ", ") + name;
-    throw p.error(key, "must be one of " + allowed);
-}
-
 // As ic.cloud.spheres_per_grain's upper bound (parameter_specs.cpp).
 constexpr double max_spheres_per_grain = 10000;
 
-// The aggregate keys of ic.cloud, checked against each other; the layout file is read here
-// (at the edge) so that a bad file is refused before anything is generated.
-ic::GrainConfig make_grain_config(const ParameterSet& p, const RunConfig& c) {
-    ic::GrainConfig g;
-    g.kind = choice(p, "ic.cloud.grain", ic::grain_kind_names);
-    g.spheres_per_grain = p.integer("ic.cloud.spheres_per_grain");
-    g.sphere_radius = p.real("ic.cloud.sphere_radius");
-    const ParamVector& a = p.vector("ic.cloud.grain_aspect");
-    g.aspect = Vec3(a[0], a[1], a[2]);
-    g.match_hull = p.boolean("ic.cloud.match_hull");
-    g.model = choice(p, "ic.cloud.grain_model", ic::grain_model_names);
+// The aggregate keys of ic.cloud (bound, set by the table already) checked against each other,
+// and ic.cloud.grain_file, which no member holds: it is read here (at the edge) into the
+// layout or vertex hull, so that a bad file is refused before anything is generated.
+void finish_grain_config(const ParameterSet& p, RunConfig& c) {
+    ic::GrainConfig& g = c.ic.cloud.grain;
     const std::string file = p.string("ic.cloud.grain_file");
     if (c.ic.type == ic::IcType::scenario) {
         if (!ic::is_hull_kind(g.kind))
@@ -60,7 +39,7 @@ ic::GrainConfig make_grain_config(const ParameterSet& p, const RunConfig& c) {
                           "ic.type = \"scenario\" draws its grains as hulls, from which each "
                           "grain model is derived: use cube, box, tetrahedron, hull or vertices");
     } else if (c.ic.type != ic::IcType::cloud) {
-        return g;
+        return;
     }
     if (g.model == ic::GrainModel::polyhedron && !ic::is_hull_kind(g.kind))
         throw p.error("ic.cloud.grain_model",
@@ -114,14 +93,14 @@ ic::GrainConfig make_grain_config(const ParameterSet& p, const RunConfig& c) {
         throw p.error("ic.cloud.sphere_radius",
                       "fills aggregates; for spheres set ic.cloud.radius (ic.cloud.grain = " +
                           p.described("ic.cloud.grain") + ")");
-    return g;
 }
 
 } // namespace
 
 RunConfig make_run_config(const ParameterSet& p) {
     RunConfig c;
-    // Every bound key (parameter_specs.cpp) sets its member; the ic.* keys follow by hand.
+    // Every bound key (parameter_specs.cpp) sets its member; what no member holds (where
+    // ic.file.path came from, the file ic.cloud.grain_file names) and [[walls]] follow by hand.
     for (const ParamSpec& s : parameter_specs()) {
         if (s.binding && !s.binding.set(c, p.value(s.key)))
             throw p.error(s.key, "must be " + s.range_text());
@@ -163,22 +142,6 @@ RunConfig make_run_config(const ParameterSet& p) {
 
     if (c.output.file.empty()) throw p.error("output.file", "must not be empty");
 
-    c.ic.type = choice(p, "ic.type", ic::ic_type_names);
-    c.ic.scenario_model = choice(p, "ic.scenario.model", ic::representation_names);
-    c.ic.centre_of_mass_frame = p.boolean("ic.centre_of_mass_frame");
-
-    c.ic.cloud.n = p.integer("ic.cloud.n");
-    c.ic.cloud.region = choice(p, "ic.cloud.shape", ic::region_names);
-    c.ic.cloud.size = p.real("ic.cloud.size");
-    c.ic.cloud.inner_radius = p.real("ic.cloud.inner_radius");
-    c.ic.cloud.height = p.real("ic.cloud.height");
-    c.ic.cloud.radii.distribution =
-        choice(p, "ic.cloud.radius_distribution", ic::radius_distribution_names);
-    c.ic.cloud.radii.radius = p.real("ic.cloud.radius");
-    c.ic.cloud.radii.radius_min = p.real("ic.cloud.radius_min");
-    c.ic.cloud.radii.radius_max = p.real("ic.cloud.radius_max");
-    c.ic.cloud.radii.q = p.real("ic.cloud.power_law_index");
-    c.ic.cloud.density = p.real("ic.cloud.density");
     if ((c.ic.type == ic::IcType::cloud || c.ic.type == ic::IcType::scenario) &&
         c.ic.cloud.radii.distribution != ic::RadiusDistribution::fixed &&
         !(c.ic.cloud.radii.radius_min < c.ic.cloud.radii.radius_max)) {
@@ -186,34 +149,15 @@ RunConfig make_run_config(const ParameterSet& p) {
                                                  to_toml_text(c.ic.cloud.radii.radius_max) + " m");
     }
 
-    c.ic.cloud.grain = make_grain_config(p, c);
+    finish_grain_config(p, c);
 
-    c.ic.lattice.nx = p.integer("ic.lattice.nx");
-    c.ic.lattice.ny = p.integer("ic.lattice.ny");
-    c.ic.lattice.nz = p.integer("ic.lattice.nz");
-    c.ic.lattice.spacing = p.real("ic.lattice.spacing");
-    c.ic.lattice.radius = p.real("ic.lattice.radius");
-    c.ic.lattice.density = p.real("ic.lattice.density");
     if (c.ic.type == ic::IcType::lattice && c.ic.lattice.spacing < 2.0 * c.ic.lattice.radius) {
         throw p.error("ic.lattice.spacing", "must be >= 2 * ic.lattice.radius = " +
                                                 to_toml_text(2.0 * c.ic.lattice.radius) +
                                                 " m, or the spheres overlap");
     }
 
-    c.ic.motion.v0 = p.real("ic.motion.v0");
-    c.ic.motion.w0 = p.real("ic.motion.w0");
-    c.ic.motion.omega = p.real("ic.motion.omega");
-
-    c.ic.two_body.m1 = p.real("ic.two_body.m1");
-    c.ic.two_body.m2 = p.real("ic.two_body.m2");
-    c.ic.two_body.radius1 = p.real("ic.two_body.radius1");
-    c.ic.two_body.radius2 = p.real("ic.two_body.radius2");
-    c.ic.two_body.a = p.real("ic.two_body.a");
-    c.ic.two_body.e = p.real("ic.two_body.e");
-
-    c.ic.file.path = p.string("ic.file.path");
     c.ic.file.source = p.source("ic.file.path");
-    c.ic.file.snapshot = p.integer("ic.file.snapshot");
     if (c.ic.type == ic::IcType::file && c.ic.file.path.empty())
         throw p.error("ic.file.path", "must name a rubble HDF5 file when ic.type = \"file\"");
 

@@ -49,7 +49,8 @@ struct ParamSpec {
     bool upper_open = false;          ///< upper bound excluded
     std::vector<std::string> choices; ///< allowed values of a string parameter (empty: any)
     /// The member of RunConfig it sets, whose initialiser gave default_text; empty for the keys
-    /// make_run_config reads by hand (ic.*, and the [[walls]] keys).
+    /// make_run_config reads by hand (ic.cloud.grain_file, which no member holds, and the
+    /// [[walls]] keys).
     ParamBinding binding;
 
     [[nodiscard]] std::string section() const;    ///< "ic.cloud" for "ic.cloud.n"

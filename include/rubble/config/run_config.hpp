@@ -66,11 +66,12 @@ struct RunConfig {
 };
 
 /// Builds the typed configuration, setting each bound key's member through its binding and
-/// the others (ic.*, [[walls]]) by hand, then checks the collision configuration once
-/// (collisions::check_collision_config); throws InputError (naming the keys and their sources) when
-/// keys contradict each other, e.g. both or neither of integrator.t_end and integrator.n_steps,
-/// or when integrator.t_end / integrator.dt exceeds max_steps, and for bad [[walls]] tables
-/// (config/wall_config.hpp) or walls without collisions.enabled or with a periodic box.
+/// the others (ic.cloud.grain_file's layout or hull, [[walls]]) by hand, then checks the collision
+/// configuration once (collisions::check_collision_config); throws InputError (naming the keys and
+/// their sources) when keys contradict each other, e.g. both or neither of integrator.t_end and
+/// integrator.n_steps, or when integrator.t_end / integrator.dt exceeds max_steps, and for bad
+/// [[walls]] tables (config/wall_config.hpp) or walls without collisions.enabled or with a periodic
+/// box.
 [[nodiscard]] RunConfig make_run_config(const ParameterSet& p);
 
 /// Steps from `step` to the end of the run starting at t_start (s). The run ends at the first

@@ -50,7 +50,9 @@ inline constexpr int hull_points = 16;
 /// [-hull_jitter, hull_jitter]: irregular faces without spikes.
 inline constexpr double hull_jitter = 0.1;
 
-/// How a cloud's grains are built (ic.cloud.grain and the keys after it).
+/// How a cloud's grains are built (ic.cloud.grain and the keys after it). The initialisers are
+/// the keys' defaults (config/parameter_specs.cpp binds them); layout and vertex_hull are read
+/// from ic.cloud.grain_file by config/run_config.cpp.
 struct GrainConfig {
     GrainKind kind = GrainKind::sphere;
     std::int64_t spheres_per_grain = 20; ///< target count of a lattice fill

@@ -25,18 +25,22 @@ inline constexpr EnumNames<RadiusDistribution, 3> radius_distribution_names{
      {"uniform", RadiusDistribution::uniform},
      {"power_law", RadiusDistribution::power_law}}};
 
+// The initialisers of these structs are the defaults of the ic.* keys that set them (the
+// parameter table binds each key to its member, config/parameter_specs.cpp).
+
 struct RadiusSpec {
     RadiusDistribution distribution = RadiusDistribution::fixed;
-    double radius = 1.0;     ///< m (fixed)
-    double radius_min = 1.0; ///< m (uniform, power_law)
-    double radius_max = 1.0; ///< m (uniform, power_law)
-    double q = 3.5;          ///< dN/dR ~ R^-q (power_law)
+    double radius = 10.0;     ///< m (fixed)
+    double radius_min = 5.0;  ///< m (uniform, power_law)
+    double radius_max = 20.0; ///< m (uniform, power_law)
+    double q = 3.5;           ///< dN/dR ~ R^-q (power_law)
 };
 
 struct CloudConfig {
     std::int64_t n = 1000; ///< grains (spheres or aggregates)
     Region region = Region::sphere;
-    double size = 1.0; ///< m: radius of the sphere, edge of the cube, outer radius of the annulus
+    /// m: radius of the sphere, edge of the cube, outer radius of the annulus
+    double size = 1000.0;
     double inner_radius = 0.0; ///< m, annulus: inner radius (0: a full cylinder)
     double height = 0.0;       ///< m, annulus: extent along z, centred on the origin
     RadiusSpec radii; ///< grain sizes: sphere radius, hull circumradius, layout bounding radius
@@ -45,7 +49,7 @@ struct CloudConfig {
 };
 
 struct LatticeConfig {
-    std::int64_t nx = 1, ny = 1, nz = 1;
+    std::int64_t nx = 10, ny = 10, nz = 10;
     double spacing = 2.0;    ///< m, centre to centre
     double radius = 1.0;     ///< m
     double density = 2000.0; ///< kg/m^3
@@ -58,10 +62,10 @@ struct MotionConfig {
 };
 
 struct TwoBodyConfig {
-    double m1 = 1.0, m2 = 1.0;           ///< kg
-    double radius1 = 0.1, radius2 = 0.1; ///< m
-    double a = 1.0;                      ///< m, semi-major axis of the relative orbit
-    double e = 0.0;                      ///< eccentricity, in [0, 1)
+    double m1 = 1.0e12, m2 = 1.0e9;       ///< kg
+    double radius1 = 50.0, radius2 = 5.0; ///< m
+    double a = 1000.0;                    ///< m, semi-major axis of the relative orbit
+    double e = 0.0;                       ///< eccentricity, in [0, 1)
 };
 
 /// The largest radius (m, exclusive) of a sphere that fits in the cloud's region.

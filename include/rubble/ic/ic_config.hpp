@@ -21,6 +21,9 @@ inline constexpr EnumNames<IcType, 5> ic_type_names{{{"cloud", IcType::cloud},
                                                      {"file", IcType::file},
                                                      {"scenario", IcType::scenario}}};
 
+// The initialisers of these structs are the defaults of the ic.* keys that set them (the
+// parameter table binds each key to its member, config/parameter_specs.cpp).
+
 /// ic.file.*: a snapshot of another rubble run file to start from.
 struct IcFileConfig {
     std::string path;

@@ -337,19 +337,124 @@ rubble::config::ParameterSet runnable_defaults() {
 
 TEST(Parameters, BoundKeysTakeTheirDefaultsFromTheStructs) {
     // Each default is written once, as the member's initialiser: the table's default is the
-    // value of the member in a default RunConfig, and most keys are bound (all of [collisions]).
+    // value of the member in a default RunConfig, and every key is bound but those that no
+    // member holds (make_run_config reads ic.cloud.grain_file into a layout or a hull).
     const rubble::config::RunConfig defaults;
-    std::size_t bound = 0;
+    const std::set<std::string> by_hand{"ic.cloud.grain_file"};
+    std::size_t bound = 0, ic_bound = 0;
     for (const auto& s : rubble::config::parameter_specs()) {
-        if (s.key.rfind("collisions.", 0) == 0 || s.key.rfind("integrator.", 0) == 0 ||
-            s.key.rfind("gravity.", 0) == 0) {
-            EXPECT_TRUE(s.binding) << s.key;
-        }
+        EXPECT_EQ(static_cast<bool>(s.binding), by_hand.count(s.key) == 0) << s.key;
         if (!s.binding) continue;
         ++bound;
+        if (s.key.rfind("ic.", 0) == 0) ++ic_bound;
         EXPECT_EQ(rubble::config::ParameterSet().value(s.key), s.binding.get(defaults)) << s.key;
     }
-    EXPECT_GE(bound, 40u);
+    EXPECT_GE(bound, 80u);
+    EXPECT_EQ(ic_bound, 37u);
+    // The ic structs' own initialisers are those defaults: a generator given a default struct
+    // makes what a run of the default parameters makes.
+    const rubble::config::RunConfig d = rubble::config::make_run_config(runnable_defaults());
+    EXPECT_EQ(d.ic.cloud.size, rubble::ic::CloudConfig{}.size);
+    EXPECT_EQ(d.ic.cloud.radii.radius, rubble::ic::RadiusSpec{}.radius);
+    EXPECT_EQ(d.ic.lattice.nx, rubble::ic::LatticeConfig{}.nx);
+    EXPECT_EQ(d.ic.two_body.m1, rubble::ic::TwoBodyConfig{}.m1);
+    EXPECT_EQ(d.ic.cloud.grain.spheres_per_grain, rubble::ic::GrainConfig{}.spheres_per_grain);
+    EXPECT_EQ(d.ic.file.snapshot, rubble::ic::IcFileConfig{}.snapshot);
+}
+
+TEST(Parameters, BoundIcKeysSetTheirMembers) {
+    // Every bound [ic...] key set to a value other than its default (ic.type = lattice: the
+    // cloud's cross-key checks do not apply), each member read back by name.
+    using rubble::config::ParamVector;
+    using rubble::ic::GrainKind;
+    using rubble::ic::GrainModel;
+    using rubble::ic::IcType;
+    using rubble::ic::RadiusDistribution;
+    using rubble::ic::Region;
+    using rubble::ic::Representation;
+    rubble::config::ParameterSet p = runnable_defaults();
+    p.set("ic.type", std::string("lattice"), "test");
+    p.set("ic.centre_of_mass_frame", false, "test");
+    p.set("ic.scenario.model", std::string("sphere"), "test");
+    p.set("ic.cloud.n", std::int64_t{77}, "test");
+    p.set("ic.cloud.shape", std::string("annulus"), "test");
+    p.set("ic.cloud.size", 123.0, "test");
+    p.set("ic.cloud.inner_radius", 4.5, "test");
+    p.set("ic.cloud.height", 6.5, "test");
+    p.set("ic.cloud.radius_distribution", std::string("power_law"), "test");
+    p.set("ic.cloud.radius", 2.5, "test");
+    p.set("ic.cloud.radius_min", 1.5, "test");
+    p.set("ic.cloud.radius_max", 3.5, "test");
+    p.set("ic.cloud.power_law_index", 2.75, "test");
+    p.set("ic.cloud.density", 2500.0, "test");
+    p.set("ic.cloud.grain", std::string("box"), "test");
+    p.set("ic.cloud.grain_model", std::string("polyhedron"), "test");
+    p.set("ic.cloud.spheres_per_grain", std::int64_t{30}, "test");
+    p.set("ic.cloud.sphere_radius", 0.25, "test");
+    p.set("ic.cloud.grain_aspect", ParamVector{1.0, 0.5, 0.25}, "test");
+    p.set("ic.cloud.match_hull", true, "test");
+    p.set("ic.lattice.nx", std::int64_t{3}, "test");
+    p.set("ic.lattice.ny", std::int64_t{4}, "test");
+    p.set("ic.lattice.nz", std::int64_t{5}, "test");
+    p.set("ic.lattice.spacing", 3.0, "test");
+    p.set("ic.lattice.radius", 1.25, "test");
+    p.set("ic.lattice.density", 1500.0, "test");
+    p.set("ic.motion.v0", 0.5, "test");
+    p.set("ic.motion.w0", 0.25, "test");
+    p.set("ic.motion.omega", -0.125, "test");
+    p.set("ic.two_body.m1", 2e12, "test");
+    p.set("ic.two_body.m2", 3e9, "test");
+    p.set("ic.two_body.radius1", 60.0, "test");
+    p.set("ic.two_body.radius2", 6.0, "test");
+    p.set("ic.two_body.a", 2000.0, "test");
+    p.set("ic.two_body.e", 0.5, "test");
+    p.set("ic.file.path", std::string("start.h5"), "run.toml:3");
+    p.set("ic.file.snapshot", std::int64_t{3}, "test");
+    // The test covers them all: each bound ic key differs from its default here.
+    const rubble::config::ParameterSet defaults;
+    for (const auto& s : rubble::config::parameter_specs()) {
+        if (s.key.rfind("ic.", 0) != 0 || !s.binding) continue;
+        EXPECT_NE(p.value(s.key), defaults.value(s.key)) << s.key << " is not covered";
+    }
+    const rubble::config::RunConfig c = rubble::config::make_run_config(p);
+    EXPECT_EQ(c.ic.type, IcType::lattice);
+    EXPECT_FALSE(c.ic.centre_of_mass_frame);
+    EXPECT_EQ(c.ic.scenario_model, Representation::sphere);
+    EXPECT_EQ(c.ic.cloud.n, 77);
+    EXPECT_EQ(c.ic.cloud.region, Region::annulus);
+    EXPECT_EQ(c.ic.cloud.size, 123.0);
+    EXPECT_EQ(c.ic.cloud.inner_radius, 4.5);
+    EXPECT_EQ(c.ic.cloud.height, 6.5);
+    EXPECT_EQ(c.ic.cloud.radii.distribution, RadiusDistribution::power_law);
+    EXPECT_EQ(c.ic.cloud.radii.radius, 2.5);
+    EXPECT_EQ(c.ic.cloud.radii.radius_min, 1.5);
+    EXPECT_EQ(c.ic.cloud.radii.radius_max, 3.5);
+    EXPECT_EQ(c.ic.cloud.radii.q, 2.75);
+    EXPECT_EQ(c.ic.cloud.density, 2500.0);
+    EXPECT_EQ(c.ic.cloud.grain.kind, GrainKind::box);
+    EXPECT_EQ(c.ic.cloud.grain.model, GrainModel::polyhedron);
+    EXPECT_EQ(c.ic.cloud.grain.spheres_per_grain, 30);
+    EXPECT_EQ(c.ic.cloud.grain.sphere_radius, 0.25);
+    EXPECT_EQ(c.ic.cloud.grain.aspect, rubble::Vec3(1.0, 0.5, 0.25));
+    EXPECT_TRUE(c.ic.cloud.grain.match_hull);
+    EXPECT_EQ(c.ic.lattice.nx, 3);
+    EXPECT_EQ(c.ic.lattice.ny, 4);
+    EXPECT_EQ(c.ic.lattice.nz, 5);
+    EXPECT_EQ(c.ic.lattice.spacing, 3.0);
+    EXPECT_EQ(c.ic.lattice.radius, 1.25);
+    EXPECT_EQ(c.ic.lattice.density, 1500.0);
+    EXPECT_EQ(c.ic.motion.v0, 0.5);
+    EXPECT_EQ(c.ic.motion.w0, 0.25);
+    EXPECT_EQ(c.ic.motion.omega, -0.125);
+    EXPECT_EQ(c.ic.two_body.m1, 2e12);
+    EXPECT_EQ(c.ic.two_body.m2, 3e9);
+    EXPECT_EQ(c.ic.two_body.radius1, 60.0);
+    EXPECT_EQ(c.ic.two_body.radius2, 6.0);
+    EXPECT_EQ(c.ic.two_body.a, 2000.0);
+    EXPECT_EQ(c.ic.two_body.e, 0.5);
+    EXPECT_EQ(c.ic.file.path, "start.h5");
+    EXPECT_EQ(c.ic.file.source, "run.toml:3"); // by hand: where the path came from
+    EXPECT_EQ(c.ic.file.snapshot, 3);
 }
 
 TEST(Parameters, BoundKeysSetTheirMembers) {
