@@ -6,19 +6,23 @@
 # ratio are printed, with each round's times for the range.
 #   bench/compare_speed.sh OLD_BUILD_DIR NEW_BUILD_DIR [rounds]      (default 3 rounds)
 # A build dir holds bench/rubble_bench and bench/rubble_polyhedra_pile_bench. The pile is filled
-# once by the old build (about a minute) and both measure the same settled pile (--load-pile).
+# once by the old build (about a minute) and both measure the same settled pile (--load-pile),
+# with the solver capped at 50 iterations and 2 Coulomb passes (docs/polyhedra.md) whatever
+# either build's defaults are.
 set -euo pipefail
 old="$1"; new="$2"; rounds="${3:-3}"
 filter='BM_GranularGasDrift/22/30/(1|4)/50/0/|BM_TreeGravity/N:1000000/theta100:50/order:2/bucket:16/group:64/|BM_AggregateGasDrift/cubes:1/k:22/phi100:20/mft:1/'
 out=$(mktemp -d)
-"$old/bench/rubble_polyhedra_pile_bench" --save-pile "$out/pile.bin" --settled-steps 1 \
-  >/dev/null 2>&1
+pile="${PILE:-$out/pile.bin}" # PILE=FILE: a pile saved before (--save-pile), reused
+[ -f "$pile" ] || "$old/bench/rubble_polyhedra_pile_bench" --save-pile "$pile" --settled-steps 1 \
+  --iterations 50 --ccps 2 >/dev/null 2>&1
 for r in $(seq "$rounds"); do
   for which in old new; do
     dir=$old; [ "$which" = new ] && dir=$new
     OMP_NUM_THREADS=${OMP_NUM_THREADS:-2} "$dir/bench/rubble_bench" --benchmark_filter="$filter" \
       --benchmark_format=json --benchmark_out="$out/$which.$r.json" >/dev/null 2>&1
-    "$dir/bench/rubble_polyhedra_pile_bench" --load-pile "$out/pile.bin" --settled-steps 100 \
+    "$dir/bench/rubble_polyhedra_pile_bench" --load-pile "$pile" --settled-steps 100 \
+      --iterations 50 --ccps 2 \
       > "$out/$which.$r.pile.txt" 2>&1
   done
 done
