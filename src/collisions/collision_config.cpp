@@ -24,7 +24,6 @@ std::string text(double x) {
 
 void check_collision_config(const CollisionConfig& c) {
     boundaries::check_contact_config(c);
-    polyhedra::check_polyhedral_contact_config(c.polyhedra);
     non_negative("collisions.stick_speed", c.stick_speed, " m/s");
     if (!(c.eps_t >= -1.0 && c.eps_t <= 1.0))
         throw KeyError("collisions.eps_t", c.eps_t, "must be in [-1, 1]");

@@ -118,10 +118,11 @@ RunConfig make_run_config(const ParameterSet& p) {
     // The table checked each key's range; this checks what involves several (mu and eps_t).
     try {
         collisions::check_collision_config(k);
+        polyhedra::check_polyhedral_contact_config(c.polyhedra);
     } catch (const KeyError& e) {
         throw p.error(e.key(), e.reason());
     }
-    k.polyhedra.solver.coulomb_tolerance = k.polyhedra.solver.tolerance;
+    c.polyhedra.solver.coulomb_tolerance = c.polyhedra.solver.tolerance;
     if (k.periodic_box > 0.0 && c.gravity.backend != gravity::Backend::none)
         throw p.error("collisions.periodic_box",
                       "a periodic box needs gravity.backend = \"none\" (now \"" +
@@ -130,13 +131,13 @@ RunConfig make_run_config(const ParameterSet& p) {
     if (k.periodic_box > 0.0 && !c.collisions_enabled)
         throw p.error("collisions.periodic_box", "needs collisions.enabled = true");
     k.walls = make_walls(p, &c.wall_sources);
-    k.polyhedra.fixed_hulls = make_fixed_hulls(p, &c.fixed_hull_sources);
-    if ((!k.walls.empty() || !k.polyhedra.fixed_hulls.empty()) && !c.collisions_enabled)
+    c.polyhedra.fixed_hulls = make_fixed_hulls(p, &c.fixed_hull_sources);
+    if ((!k.walls.empty() || !c.polyhedra.fixed_hulls.empty()) && !c.collisions_enabled)
         throw p.wall_error(0, "",
                            "walls need collisions.enabled = true (now " +
                                p.described("collisions.enabled") +
                                "): they are partners of the event-driven drift");
-    if ((!k.walls.empty() || !k.polyhedra.fixed_hulls.empty()) && k.periodic_box > 0.0)
+    if ((!k.walls.empty() || !c.polyhedra.fixed_hulls.empty()) && k.periodic_box > 0.0)
         throw p.error("collisions.periodic_box",
                       "walls in a periodic box are not supported; use a box wall instead");
 

@@ -17,8 +17,8 @@ std::unique_ptr<integrate::Stepper> make_stepper(bool collisions_enabled,
                                                  const Bodies& bodies) {
     if (!collisions_enabled) return std::make_unique<integrate::PlainDrift>();
     if (bodies.hulls.size() == 0) {
-        if (!collisions.polyhedra.fixed_hulls.empty())
-            throw InputError("collisions: " + collisions.polyhedra.fixed_hulls.front().name +
+        if (!polyhedral.fixed_hulls.empty())
+            throw InputError("collisions: " + polyhedral.fixed_hulls.front().name +
                              ": a hull wall is a contact partner of polyhedral grains only, and "
                              "these bodies are spheres (ic.cloud.grain_model = \"polyhedron\" "
                              "makes polyhedra)");
@@ -29,7 +29,7 @@ std::unique_ptr<integrate::Stepper> make_stepper(bool collisions_enabled,
                          std::to_string(bodies.size()) +
                          " bodies are polyhedra: polyhedra collide only with polyhedra and walls");
     // The shared keys and the polyhedral ones, under the same names: nothing is renamed.
-    polyhedra::NscConfig c{collisions, collisions.polyhedra};
+    polyhedra::NscConfig c{collisions, polyhedral};
     return std::make_unique<polyhedra::NscStepper>(std::move(c));
 }
 

@@ -54,7 +54,7 @@ Setup prepare_new_run(const RunRequest& o) {
     config::check_bodies_clear_of_walls(s.config.collisions.walls, s.config.wall_sources,
                                         s.state.bodies, s.state.time,
                                         s.config.collisions.overlap_tolerance);
-    config::check_bodies_clear_of_fixed_hulls(s.config.collisions.polyhedra.fixed_hulls,
+    config::check_bodies_clear_of_fixed_hulls(s.config.polyhedra.fixed_hulls,
                                               s.config.fixed_hull_sources, s.state.bodies,
                                               s.config.collisions.overlap_tolerance);
     return s;
@@ -423,7 +423,8 @@ integrate::Simulation make_simulation(Setup& s, std::int64_t n_total, bool resum
     line << "rubble: " << n_bodies << " bodies, gravity backend " << sim.gravity().name() << ", "
          << n_total << " steps of " << s.config.dt << " s";
     observer.report(line.str());
-    sim.set_stepper(make_stepper(s.config.collisions_enabled, s.config.collisions, sim.bodies()));
+    sim.set_stepper(make_stepper(s.config.collisions_enabled, s.config.collisions,
+                                 s.config.polyhedra, sim.bodies()));
     if (const std::string summary = sim.stepper().summary(sim.bodies()); !summary.empty())
         observer.report(summary);
     if (resuming) {

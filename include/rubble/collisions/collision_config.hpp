@@ -6,7 +6,6 @@
 
 #include "rubble/boundaries/contact_config.hpp"
 #include "rubble/core/enum_names.hpp"
-#include "rubble/polyhedra/nsc_config.hpp"
 
 namespace rubble::collisions {
 
@@ -84,13 +83,11 @@ struct CollisionConfig : boundaries::ContactConfig {
     std::int64_t max_per_body = 100000; ///< collisions of one body in one drift before giving up
     double periodic_box = 0.0;          ///< m, side of a periodic cube centred at 0 (0: open)
     bool log = false;                   ///< keep a record of every collision (output.collision_log)
-    /// Read only when the bodies are polyhedra (with the base: polyhedra::NscConfig).
-    polyhedra::PolyhedralContactConfig polyhedra;
 };
 
 /// Throws KeyError (core/error.hpp) naming the key and value of a member out of its range or
-/// contradicting another (mu > 0 with eps_t != 1), after boundaries::check_contact_config and
-/// polyhedra::check_polyhedral_contact_config. The walls' own checks are config/wall_config's.
+/// contradicting another (mu > 0 with eps_t != 1), after boundaries::check_contact_config. The
+/// walls' own checks are config/wall_config's.
 void check_collision_config(const CollisionConfig& c);
 
 } // namespace rubble::collisions

@@ -10,6 +10,7 @@
 #include "rubble/core/enum_names.hpp"
 #include "rubble/gravity/gravity_solver.hpp"
 #include "rubble/ic/ic_config.hpp"
+#include "rubble/polyhedra/nsc_config.hpp"
 
 namespace rubble::config {
 
@@ -53,9 +54,12 @@ struct RunConfig {
     /// stepper with `collisions` only when it is set.
     bool collisions_enabled = false;
     collisions::CollisionConfig collisions;
+    /// The keys of [collisions] that only polyhedral grains read (the NSC stepper takes them
+    /// with the shared part of `collisions`: polyhedra::NscConfig{collisions, polyhedra}).
+    polyhedra::PolyhedralContactConfig polyhedra;
     /// Where the [[walls]] table of each of collisions.walls is ("run.toml:12"), for messages.
     std::vector<std::string> wall_sources;
-    /// Where the [[walls]] table of each of collisions.polyhedra.fixed_hulls is.
+    /// Where the [[walls]] table of each of polyhedra.fixed_hulls is.
     std::vector<std::string> fixed_hull_sources;
     Vec3 uniform_g = Vec3::Zero(); ///< m/s^2, uniform external field (gravity.uniform_g)
     OutputConfig output;

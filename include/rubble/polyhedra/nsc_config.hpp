@@ -38,7 +38,7 @@ struct PolyhedralContactConfig {
 
 /// The NSC stepper's configuration: the shared contact keys and the polyhedral ones, under the
 /// names of their keys (mu, eps_n, v_min, overlap_tolerance, walls, margin, ...). Built from a
-/// run's collisions::CollisionConfig as NscConfig{collisions, collisions.polyhedra}. Its walls
+/// run's collisions::CollisionConfig as NscConfig{collisions, polyhedra}. Its walls
 /// are planes (boundaries::WallShape::plane), fixed or moving with their velocity and turning
 /// about their normals (infinite mass either way).
 struct NscConfig : boundaries::ContactConfig, PolyhedralContactConfig {};

@@ -8,6 +8,7 @@
 #include "rubble/config/parameters.hpp"
 #include "rubble/config/run_config.hpp"
 #include "rubble/integrate/stepper.hpp"
+#include "rubble/polyhedra/nsc_config.hpp"
 
 namespace rubble::run {
 
@@ -18,7 +19,7 @@ namespace rubble::run {
 /// InputError for a mixture of polyhedra and spheres with collisions, which no stepper moves.
 [[nodiscard]] std::unique_ptr<integrate::Stepper>
 make_stepper(bool collisions_enabled, const collisions::CollisionConfig& collisions,
-             const Bodies& bodies);
+             const polyhedra::PolyhedralContactConfig& polyhedral, const Bodies& bodies);
 
 /// Refuses, before any output exists, what the stepper make_stepper would choose for `bodies`
 /// cannot do, which it would otherwise refuse only at its first drift: with the event-driven

@@ -470,14 +470,14 @@ TEST(Parameters, BoundKeysSetTheirMembers) {
     EXPECT_EQ(c.collisions.mu, 0.25);
     EXPECT_EQ(c.collisions.eps_n, 0.75);
     EXPECT_EQ(c.collisions.v_min, 1e-3);
-    EXPECT_EQ(c.collisions.polyhedra.solver.method, rubble::polyhedra::ContactMethod::pgs);
-    EXPECT_EQ(c.collisions.polyhedra.solver.max_iterations, 7);
-    EXPECT_EQ(c.collisions.polyhedra.solver.tolerance, 1e-4);
-    EXPECT_EQ(c.collisions.polyhedra.solver.coulomb_tolerance, 1e-4);
+    EXPECT_EQ(c.polyhedra.solver.method, rubble::polyhedra::ContactMethod::pgs);
+    EXPECT_EQ(c.polyhedra.solver.max_iterations, 7);
+    EXPECT_EQ(c.polyhedra.solver.tolerance, 1e-4);
+    EXPECT_EQ(c.polyhedra.solver.coulomb_tolerance, 1e-4);
     EXPECT_EQ(c.uniform_g.z(), -9.81);
     // And the defaults reach the structs unchanged.
     const rubble::config::RunConfig d = rubble::config::make_run_config(runnable_defaults());
-    EXPECT_EQ(d.collisions.polyhedra.solver.max_iterations,
+    EXPECT_EQ(d.polyhedra.solver.max_iterations,
               rubble::polyhedra::ContactSolverOptions{}.max_iterations);
     EXPECT_EQ(d.collisions.mu, rubble::collisions::CollisionConfig{}.mu);
 }
@@ -496,9 +496,9 @@ TEST(RunConfig, TheCollisionConfigChecksItselfNamingKeyAndValue) {
                   std::string::npos)
             << e.what();
     }
-    c = {};
-    c.polyhedra.margin = -1.0;
-    EXPECT_THROW(rubble::collisions::check_collision_config(c), rubble::KeyError);
+    rubble::polyhedra::PolyhedralContactConfig polyhedral;
+    polyhedral.margin = -1.0;
+    EXPECT_THROW(rubble::polyhedra::check_polyhedral_contact_config(polyhedral), rubble::KeyError);
     // Through make_run_config, the message names the value's source.
     rubble::config::ParameterSet p = runnable_defaults();
     p.set("collisions.mu", 0.5, "run.toml:7");
