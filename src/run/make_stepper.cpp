@@ -12,9 +12,9 @@
 
 namespace rubble::run {
 
-std::unique_ptr<integrate::Stepper> make_stepper(bool collisions_enabled,
-                                                 const collisions::CollisionConfig& collisions,
-                                                 const Bodies& bodies) {
+std::unique_ptr<integrate::Stepper>
+make_stepper(bool collisions_enabled, const collisions::CollisionConfig& collisions,
+             const polyhedra::PolyhedralContactConfig& polyhedral, const Bodies& bodies) {
     if (!collisions_enabled) return std::make_unique<integrate::PlainDrift>();
     if (bodies.hulls.size() == 0) {
         if (!polyhedral.fixed_hulls.empty())
