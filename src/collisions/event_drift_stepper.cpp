@@ -25,7 +25,7 @@ integrate::StepStats EventDrivenDrift::advance(Bodies& b, double h, double t0, b
 }
 
 std::string EventDrivenDrift::summary(const Bodies& b) const {
-    const CollisionConfig& k = config_;
+    const CollisionConfig& k = s_.config;
     std::ostringstream out;
     out << "collisions: " << enum_name(outcome_names, k.outcome) << ", eps_n = " << k.eps_n
         << ", eps_t = " << k.eps_t << ", v_min = " << k.v_min << " m/s, f_crit = " << k.f_crit;
@@ -39,7 +39,7 @@ std::string EventDrivenDrift::summary(const Bodies& b) const {
 }
 
 void EventDrivenDrift::discard() {
-    const CollisionConfig config = config_;
+    const CollisionConfig config = s_.config;
     *this = EventDrivenDrift(config);
 }
 

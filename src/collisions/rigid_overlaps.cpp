@@ -28,15 +28,15 @@ Touch touch_of(const Bodies& b, const RigidOverlap& o, const std::vector<boundar
     const auto i = static_cast<std::size_t>(o.i);
     const Vec3 xi = sphere_centre(b, o.sphere_i);
     const double ri = b.spheres.radius[o.sphere_i];
-    if (o.j < 0) {
-        const boundaries::Wall& w = walls[o.wall];
-        const boundaries::WallGap g = boundaries::wall_gap(w, wall_at[o.wall], xi, ri);
+    if (o.other.is_wall()) {
+        const boundaries::Wall& w = walls[o.other.wall_index()];
+        const boundaries::WallGap g = boundaries::wall_gap(w, wall_at[o.other.wall_index()], xi, ri);
         // The middle of the overlap: half the depth into the wall from the sphere's surface.
         const Vec3 p = xi - (ri + 0.5 * g.gap) * g.normal;
-        return Touch{wall_state(p, boundaries::surface_velocity(w, wall_at[o.wall], p)),
+        return Touch{wall_state(p, boundaries::surface_velocity(w, wall_at[o.other.wall_index()], p)),
                      rigid_state(b, i), g.normal, p};
     }
-    const auto j = static_cast<std::size_t>(o.j);
+    const auto j = o.other.body_index();
     RigidState sj = rigid_state(b, j);
     sj.centre += o.shift;
     const Vec3 xj = sphere_centre(b, o.sphere_j) + o.shift;
@@ -51,12 +51,12 @@ Touch touch_of(const Bodies& b, const RigidOverlap& o, const std::vector<boundar
 // Writes an outcome back: body 1 (unless a wall) and body 2 of the touch.
 void store(Bodies& b, const RigidOverlap& o, const RigidOutcome& out) {
     const auto i = static_cast<std::size_t>(o.i);
-    if (o.j < 0) {
+    if (o.other.is_wall()) {
         b.vel[i] = out.vel2;
         b.spin[i] = out.spin2;
         return;
     }
-    const auto j = static_cast<std::size_t>(o.j);
+    const auto j = o.other.body_index();
     b.vel[i] = out.vel1;
     b.spin[i] = out.spin1;
     b.vel[j] = out.vel2;
@@ -70,16 +70,16 @@ void repulse(Bodies& b, const RigidOverlap& o, const Touch& t, double dt,
     if (!(du > 0.0)) return; // already parting fast enough
     const Vec3 j = (du / t.n.dot(collision_matrix(t.s1, t.s2, t.p) * t.n)) * t.n;
     store(b, o, apply_impulse(t.s1, t.s2, t.p, j));
-    if (o.j < 0) impulses[o.wall].add(t.p, j);
+    if (o.other.is_wall()) impulses[o.other.wall_index()].add(t.p, j);
 }
 
 void push_apart(Bodies& b, const RigidOverlap& o, const Touch& t) {
     const auto i = static_cast<std::size_t>(o.i);
-    if (o.j < 0) {
+    if (o.other.is_wall()) {
         b.pos[i] += o.depth * t.n;
         return;
     }
-    const auto j = static_cast<std::size_t>(o.j);
+    const auto j = o.other.body_index();
     const double m = b.mass[i] + b.mass[j];
     b.pos[i] -= (b.mass[j] / m) * o.depth * t.n;
     b.pos[j] += (b.mass[i] / m) * o.depth * t.n;
@@ -93,7 +93,7 @@ void carry(Bodies& b, const RigidOverlap& o, double dt) {
         b.orientation[k] = integrate::rotate_by_spin(b.orientation[k], b.spin[k], dt);
     };
     move(static_cast<std::size_t>(o.i));
-    if (o.j >= 0) move(static_cast<std::size_t>(o.j));
+    if (o.other.is_body()) move(o.other.body_index());
 }
 
 void trace_back(Bodies& b, const RigidOverlap& o, const Touch& t,
@@ -108,14 +108,14 @@ void trace_back(Bodies& b, const RigidOverlap& o, const Touch& t,
     carry(b, o, -back);
     // The wall's point at the time of touching.
     std::vector<Vec3> wall_then = wall_at;
-    if (o.j < 0) wall_then[o.wall] -= back * walls[o.wall].velocity;
+    if (o.other.is_wall()) wall_then[o.other.wall_index()] -= back * walls[o.other.wall_index()].velocity;
     const Touch then = touch_of(b, o, walls, wall_then);
     const double u_then = -then.n.dot(contact_velocity(then.s1, then.s2, then.p));
     if (u_then > 0.0) {
         const RigidOutcome out = resolve_rigid_by_law(c, then.s1, then.s2, then.p, then.n,
                                                       restitution_for(c, u_then, false), false);
         store(b, o, out);
-        if (o.j < 0) impulses[o.wall].add(then.p, out.impulse);
+        if (o.other.is_wall()) impulses[o.other.wall_index()].add(then.p, out.impulse);
     }
     carry(b, o, back);
 }
@@ -130,8 +130,8 @@ void trace_back(Bodies& b, const RigidOverlap& o, const Touch& t,
     for (std::size_t k = 0; k < shown; ++k) {
         const RigidOverlap& o = overlaps[k];
         const std::string other =
-            o.j < 0 ? walls[o.wall].name
-                    : "body " + std::to_string(b.id[static_cast<std::size_t>(o.j)]);
+            o.other.is_wall() ? walls[o.other.wall_index()].name
+                    : "body " + std::to_string(b.id[o.other.body_index()]);
         std::snprintf(buf, sizeof buf, "%s a sphere of body %lld overlaps %s by %.3e m (%.3e)",
                       k == 0 ? ":" : ";",
                       static_cast<long long>(b.id[static_cast<std::size_t>(o.i)]), other.c_str(),
@@ -159,10 +159,10 @@ void handle_rigid_overlaps(Bodies& b, const std::vector<RigidOverlap>& overlaps,
         // named by an overlap is still where it was; then the pairs stick (stick_bodies finds
         // a body's spheres by body, so it needs no rows).
         for (const RigidOverlap& o : overlaps)
-            if (o.j < 0) push_apart(b, o, touch_of(b, o, walls, wall_at));
+            if (o.other.is_wall()) push_apart(b, o, touch_of(b, o, walls, wall_at));
         for (const RigidOverlap& o : overlaps) {
-            const auto i = static_cast<std::size_t>(o.i), j = static_cast<std::size_t>(o.j);
-            if (o.j < 0 || removed[i] || removed[j]) continue; // one already stuck to another
+            const auto i = static_cast<std::size_t>(o.i), j = o.other.body_index();
+            if (o.other.is_wall() || removed[i] || removed[j]) continue; // one already stuck to another
             (void)stick_bodies(b, i, j, removed, o.shift);
         }
         return;

@@ -6,8 +6,10 @@
 // Cheaper than erasing by handle: stale events are dropped at O(log n) each when popped, with
 // no bookkeeping on the hot path. The drift queues only each body's earliest event.
 #include <algorithm>
+#include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 #include <boost/heap/d_ary_heap.hpp>
@@ -16,20 +18,44 @@ namespace rubble::collisions {
 
 inline constexpr std::int32_t exit_event = -1;
 
-/// The partner code of wall k (collision_config.hpp's walls[k]): -2 - k, below exit_event.
-[[nodiscard]] constexpr std::int32_t wall_event(std::size_t k) {
-    return -2 - static_cast<std::int32_t>(k);
-}
-/// True when partner code j names a wall; wall_index(j) is then its index.
-[[nodiscard]] constexpr bool is_wall(std::int32_t j) {
-    return j < exit_event;
-}
-[[nodiscard]] constexpr std::size_t wall_index(std::int32_t j) {
-    return static_cast<std::size_t>(-2 - j);
-}
+/// Whom body i meets in an event: another body, wall k of the drift's walls
+/// (collision_config.hpp), or the edge of its own neighbourhood (an exit). The one encoding of
+/// a partner in the engine: its code is CollisionEvent::j, j >= 0 for a body, exit_event (-1)
+/// for the exit and -2 - k for wall k, so that LaterEvent's tie on j puts, at equal time and
+/// i, walls first (highest k first), then the exit, then bodies (docs/collisions.md).
+class Partner {
+public:
+    [[nodiscard]] static constexpr Partner body(std::int32_t j) { return Partner(j); }
+    [[nodiscard]] static constexpr Partner wall(std::size_t k) {
+        return Partner(-2 - static_cast<std::int32_t>(k));
+    }
+    [[nodiscard]] static constexpr Partner exit() { return Partner(exit_event); }
+    [[nodiscard]] static constexpr Partner of(std::int32_t code) { return Partner(code); }
 
-/// A predicted collision of i and j, of body i with a wall (j = wall_event(k)), or
-/// (j = exit_event) body i leaving its neighbourhood.
+    [[nodiscard]] constexpr std::int32_t code() const { return code_; }
+    [[nodiscard]] constexpr bool is_body() const { return code_ >= 0; }
+    [[nodiscard]] constexpr bool is_wall() const { return code_ < exit_event; }
+    [[nodiscard]] constexpr bool is_exit() const { return code_ == exit_event; }
+    [[nodiscard]] constexpr std::size_t body_index() const {
+        return static_cast<std::size_t>(code_);
+    }
+    [[nodiscard]] constexpr std::size_t wall_index() const {
+        return static_cast<std::size_t>(-2 - code_);
+    }
+    /// The id the collision log and the checks give the partner: the body's id, or -1 - k for
+    /// wall k (an output format, docs/output-format.md: a wall's record is (-1 - k, body id)).
+    [[nodiscard]] std::int64_t log_id(const std::vector<std::int64_t>& ids) const {
+        return is_wall() ? -1 - static_cast<std::int64_t>(wall_index()) : ids[body_index()];
+    }
+    constexpr auto operator<=>(const Partner&) const = default;
+
+private:
+    constexpr explicit Partner(std::int32_t code) : code_(code) {}
+    std::int32_t code_;
+};
+
+/// A predicted collision of i and j, of body i with a wall, or body i leaving its
+/// neighbourhood: j is the partner's code (Partner).
 struct CollisionEvent {
     double time;       ///< s from the start of the drift
     std::int32_t i, j; ///< body indices, i < j; j = exit_event for an exit, < -1 for a wall
@@ -37,6 +63,8 @@ struct CollisionEvent {
     std::uint32_t cj;  ///< collision count of j when predicted (exit: i's neighbourhood
                        ///< generation; wall: 0, a wall never changes)
     std::int8_t image; ///< periodic image through which i sees j (boundaries/periodic.hpp)
+
+    [[nodiscard]] constexpr Partner partner() const { return Partner::of(j); }
 };
 
 /// Strict total order: by time, then by pair and image, so equal times resolve in the same

@@ -3,27 +3,27 @@
 // Spheres of different rigid bodies (aggregates, or an aggregate and a free sphere), or a
 // sphere of a rigid body and a wall, found overlapping at the start of a drift, and what is
 // done about them: the strategies of free spheres (overlaps.hpp, wall_overlaps.hpp) with both
-// inertia tensors. The drift finds them (event_drift_rigid.cpp); the default for aggregates,
+// inertia tensors. The drift finds them (event_drift_overlaps.cpp); the default for aggregates,
 // OverlapStrategy::automatic, is repulse (collision_config.hpp says why).
 #include <cstdint>
 #include <vector>
 
 #include "rubble/boundaries/wall.hpp"
 #include "rubble/collisions/collision_config.hpp"
+#include "rubble/collisions/event_queue.hpp"
 #include "rubble/collisions/wall_resolve.hpp"
 #include "rubble/core/bodies.hpp"
 
 namespace rubble::collisions {
 
 struct RigidOverlap {
-    std::int32_t i = 0;        ///< body row
-    std::int32_t j = -1;       ///< the other body's row; -1: a wall
-    std::size_t wall = 0;      ///< the wall's index (j = -1)
-    std::size_t sphere_i = 0;  ///< row of i's sphere in b.spheres
-    std::size_t sphere_j = 0;  ///< row of j's sphere (j >= 0)
-    Vec3 shift = Vec3::Zero(); ///< m, periodic image of j that overlaps i
-    double depth = 0.0;        ///< m, R_a + R_b - |d| (wall: -gap), > 0
-    double relative = 0.0;     ///< depth / (R_a + R_b) (wall: / R_a)
+    std::int32_t i = 0;                           ///< body row
+    Partner other = Partner::exit();              ///< the other body (its row) or the wall
+    std::size_t sphere_i = 0;                     ///< row of i's sphere in b.spheres
+    std::size_t sphere_j = 0;                     ///< row of the other's sphere (a body)
+    Vec3 shift = Vec3::Zero();                    ///< m, periodic image of the other body
+    double depth = 0.0;                           ///< m, R_a + R_b - |d| (wall: -gap), > 0
+    double relative = 0.0;                        ///< depth / (R_a + R_b) (wall: / R_a)
 };
 
 /// Applies strategy effective_overlaps(c.overlaps, true), one overlap after another, from the

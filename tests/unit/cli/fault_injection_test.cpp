@@ -128,16 +128,17 @@ TEST(FaultInjection, KillNineAtAnyMomentLosesNothing) {
 
 // SIGTERM in the middle of a long drift: the run ends within about two seconds (the drift is
 // abandoned, not finished), its last snapshot is the start of the abandoned step, and the file
-// resumes to exactly the uninterrupted run. Each drift of this dense, elastic gas of 32,768
-// spheres holds about 200,000 collisions.
+// resumes to exactly the uninterrupted run. Each drift of this dense, elastic gas of 64,000
+// spheres holds about 420,000 collisions: long enough (about a second on one core) that the
+// signal sent a quarter of a drift in finds the run inside it on a fast machine too.
 TEST(FaultInjection, SigtermInALongDriftStopsAtOnceAndResumesExactly) {
     const auto dense = [](const std::string& out) {
         return "[integrator]\ndt = 1.8\nn_steps = 2\n[gravity]\nbackend = \"none\"\n"
-               "[collisions]\nenabled = true\neps_n = 1.0\neps_t = 1.0\nperiodic_box = 32.0\n"
+               "[collisions]\nenabled = true\neps_n = 1.0\neps_t = 1.0\nperiodic_box = 40.0\n"
                "[output]\nfile = \"" +
                out +
                "\"\noverwrite = true\nsnapshot_interval = 1.8\ncollision_log = true\n"
-               "[ic]\ntype = \"lattice\"\n[ic.lattice]\nnx = 32\nny = 32\nnz = 32\n"
+               "[ic]\ntype = \"lattice\"\n[ic.lattice]\nnx = 40\nny = 40\nnz = 40\n"
                "spacing = 1.0\nradius = 0.42\n[ic.motion]\nv0 = 1.0\n";
     };
     rubble::test::TempDir dir;
