@@ -117,8 +117,7 @@ void DriftState::join_stuck(Bodies& b, DriftStats& stats) const {
 }
 
 void DriftState::check_collision_count(const Bodies& b, std::size_t k, double time) const {
-    if (count[k] == absorbed || count[k] <= static_cast<std::uint64_t>(config.max_per_body))
-        return;
+    if (count[k] == absorbed || count[k] <= static_cast<std::uint64_t>(config.max_per_body)) return;
     char buf[256];
     std::snprintf(buf, sizeof buf, "%.9g s", time);
     throw PhysicsError("inelastic collapse: body " + std::to_string(b.id[k]) +

@@ -123,10 +123,11 @@ bool same_event(const CollisionEvent& a, const CollisionEvent& b) {
 bool EventDrivenDrift::still_holds(std::int32_t i, const CollisionEvent& e) const {
     if (e.time < 0.0) return false;          // unknown
     if (!std::isfinite(e.time)) return true; // none within the drift
-    if (e.partner().is_wall()) return true;           // a wall never changes
+    if (e.partner().is_wall()) return true;  // a wall never changes
     const auto other = static_cast<std::size_t>(e.i == i ? e.j : e.i);
     const std::uint32_t then = e.i == i ? e.cj : e.ci;
-    return s_.count[other] == then; // (an detail::DriftState::absorbed body's count matches no event)
+    return s_.count[other] ==
+           then; // (an detail::DriftState::absorbed body's count matches no event)
 }
 
 std::optional<CollisionEvent> EventDrivenDrift::exit_before(std::int32_t i, double now,
@@ -325,7 +326,8 @@ void EventDrivenDrift::renew_at_exit(const Bodies& b, const CollisionEvent& e, c
     // than a step resolves: with its collisions bounded the same way (collide()), every event
     // loop ends (docs/collisions.md, "Tolerances, and why every event loop ends").
     const double next = e.time + neighbours_.exit_time(e.i, x, m.vel);
-    if (next > e.time && ++renewed_[k] <= static_cast<std::uint64_t>(s_.config.max_per_body)) return;
+    if (next > e.time && ++renewed_[k] <= static_cast<std::uint64_t>(s_.config.max_per_body))
+        return;
     char buf[320];
     std::snprintf(buf, sizeof buf,
                   "collisions: body %lld moves at %.6g m/s, %.6g of its radii in one drift of "
@@ -448,8 +450,8 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
         collide(b, e, t0, stats);
         if constexpr (debug_checks)
             if (!s_.aggregates) check_after_event(b, e, t0);
-        // The detail::DriftState::absorbed body leaves every list; the merged one has a new centre and radius: a
-        // new neighbourhood.
+        // The detail::DriftState::absorbed body leaves every list; the merged one has a new centre
+        // and radius: a new neighbourhood.
         if (s_.outcome.merges()) {
             const std::int32_t keep = s_.alive(e.i) ? e.i : e.j;
             const auto k = static_cast<std::size_t>(keep);
@@ -490,7 +492,8 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
         }
     }
     if (s_.outcome.rigid_pairs()) s_.join_stuck(b, stats);
-    if (std::find(s_.count.begin(), s_.count.end(), detail::DriftState::absorbed) != s_.count.end()) {
+    if (std::find(s_.count.begin(), s_.count.end(), detail::DriftState::absorbed) !=
+        s_.count.end()) {
         std::vector<std::uint8_t> removed(n, 0);
         for (std::size_t k = 0; k < n; ++k)
             removed[k] = s_.count[k] == detail::DriftState::absorbed ? 1 : 0;

@@ -67,8 +67,8 @@ void EventDrivenDrift::check_before_event(const Bodies& b, const CollisionEvent&
         });
         for (std::size_t k = 0; k < s_.config.walls.size(); ++k) {
             const boundaries::Wall& w = s_.config.walls[k];
-            const auto dt = boundaries::predict_wall_contact(w, s_.wall_at[k] + mi.time * w.velocity,
-                                                             mi.pos, mi.vel, mi.radius);
+            const auto dt = boundaries::predict_wall_contact(
+                w, s_.wall_at[k] + mi.time * w.velocity, mi.pos, mi.vel, mi.radius);
             if (dt)
                 checks::no_earlier_contact(b.id[static_cast<std::size_t>(i)],
                                            Partner::wall(k).log_id(b.id), t0 + e.time,

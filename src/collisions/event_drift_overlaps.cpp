@@ -61,25 +61,24 @@ void EventDrivenDrift::handle_rigid_overlaps_at_start(Bodies& b, double h, doubl
     // their neighbourhoods meet) whose bounding spheres overlap: every pair of spheres of
     // different bodies.
     for (std::size_t i = 0; i < n; ++i) {
-        neighbours_.for_each_neighbour(
-            static_cast<std::int32_t>(i), [&](std::int32_t jj, std::int8_t image) {
-                const auto j = static_cast<std::size_t>(jj);
-                if (j <= i) return;
-                const Vec3 shift = s_.image_shift[static_cast<std::size_t>(image)];
-                const double reach = (s_.moving[i].radius + s_.moving[j].radius) * (1.0 + 1e-12);
-                if ((s_.moving[j].pos + shift - s_.moving[i].pos).squaredNorm() >= reach * reach)
-                    return;
-                for (std::size_t a = s_.parts_begin[i]; a < s_.parts_begin[i + 1]; ++a) {
-                    for (std::size_t c = s_.parts_begin[j]; c < s_.parts_begin[j + 1]; ++c) {
-                        const double sigma = s_.parts[a].radius + s_.parts[c].radius;
-                        const double depth = sigma - (centre[c] + shift - centre[a]).norm();
-                        if (!(depth > s_.config.overlap_tolerance * sigma)) continue;
-                        found.push_back(RigidOverlap{static_cast<std::int32_t>(i),
-                                                     Partner::body(jj), a, c, shift, depth,
-                                                     depth / sigma});
-                    }
+        neighbours_.for_each_neighbour(static_cast<std::int32_t>(i), [&](std::int32_t jj,
+                                                                         std::int8_t image) {
+            const auto j = static_cast<std::size_t>(jj);
+            if (j <= i) return;
+            const Vec3 shift = s_.image_shift[static_cast<std::size_t>(image)];
+            const double reach = (s_.moving[i].radius + s_.moving[j].radius) * (1.0 + 1e-12);
+            if ((s_.moving[j].pos + shift - s_.moving[i].pos).squaredNorm() >= reach * reach)
+                return;
+            for (std::size_t a = s_.parts_begin[i]; a < s_.parts_begin[i + 1]; ++a) {
+                for (std::size_t c = s_.parts_begin[j]; c < s_.parts_begin[j + 1]; ++c) {
+                    const double sigma = s_.parts[a].radius + s_.parts[c].radius;
+                    const double depth = sigma - (centre[c] + shift - centre[a]).norm();
+                    if (!(depth > s_.config.overlap_tolerance * sigma)) continue;
+                    found.push_back(RigidOverlap{static_cast<std::int32_t>(i), Partner::body(jj), a,
+                                                 c, shift, depth, depth / sigma});
                 }
-            });
+            }
+        });
     }
     // Spheres against walls, for bodies whose bounding sphere reaches a wall.
     const std::vector<boundaries::Wall>& walls = s_.config.walls;
@@ -103,8 +102,7 @@ void EventDrivenDrift::handle_rigid_overlaps_at_start(Bodies& b, double h, doubl
     for (const RigidOverlap& o : found)
         stats.max_overlap = std::max(stats.max_overlap, o.relative);
     std::vector<std::uint8_t> removed(b.size(), 0);
-    handle_rigid_overlaps(b, found, walls, s_.wall_at, s_.config, h, t0, removed,
-                          s_.wall_impulses);
+    handle_rigid_overlaps(b, found, walls, s_.wall_at, s_.config, h, t0, removed, s_.wall_impulses);
     if (std::find(removed.begin(), removed.end(), 1) != removed.end()) {
         for (const std::uint8_t r : removed)
             stats.merges += r;

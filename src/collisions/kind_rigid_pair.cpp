@@ -33,8 +33,7 @@ void RigidPair::collide(DriftState& s, Bodies& b, const CollisionEvent& e, doubl
                         DriftStats& stats) {
     const std::array<std::size_t, 2> k{static_cast<std::size_t>(e.i),
                                        static_cast<std::size_t>(e.j)};
-    const std::array<Vec3, 2> shift{Vec3::Zero(),
-                                    s.image_shift[static_cast<std::size_t>(e.image)]};
+    const std::array<Vec3, 2> shift{Vec3::Zero(), s.image_shift[static_cast<std::size_t>(e.image)]};
     // Both bodies stand at e.time (advance()); their orientations there, on their paths
     // (which start at segment, where moving stood before advance()).
     std::array<Quat, 2> q;
@@ -63,8 +62,7 @@ void RigidPair::collide(DriftState& s, Bodies& b, const CollisionEvent& e, doubl
                                (st[0].vel + st[0].spin.cross(x1 - st[0].centre));
                 return d.dot(w) / d.norm();
             };
-            if (!pick.better(d.norm() - sigma, s.config.overlap_tolerance * sigma, rate))
-                continue;
+            if (!pick.better(d.norm() - sigma, s.config.overlap_tolerance * sigma, rate)) continue;
             c1 = x1;
             c2 = x2;
             r1 = a.radius;
@@ -93,9 +91,8 @@ void RigidPair::collide(DriftState& s, Bodies& b, const CollisionEvent& e, doubl
     const Restitution eps = guard(s.config, un, recent, !stick, stats);
     book_pair(s, b, e, t0, un, (u + un * n).norm(), st[1].centre - st[0].centre,
               st[1].vel - st[0].vel, stats);
-    const RigidOutcome o = stick
-                               ? resolve_rigid_contact(st[0], st[1], p, n, Restitution{0.0, 0.0})
-                               : resolve_rigid_by_law(s.config, st[0], st[1], p, n, eps, recent);
+    const RigidOutcome o = stick ? resolve_rigid_contact(st[0], st[1], p, n, Restitution{0.0, 0.0})
+                                 : resolve_rigid_by_law(s.config, st[0], st[1], p, n, eps, recent);
     const std::array<Vec3, 2> vel{o.vel1, o.vel2}, spin{o.spin1, o.spin2};
     for (std::size_t a = 0; a < 2; ++a)
         s.set_motion(b, k[a], vel[a], spin[a], q[a], e.time);

@@ -22,9 +22,9 @@ struct SphereSphere {
         const Moving& mi = s.moving[ui];
         const Moving& mj = s.moving[uj];
         const double now = std::max(mi.time, mj.time);
-        const auto t = predict_contact_at(
-            mi.pos, mi.vel, mi.time, mj.pos + s.image_shift[static_cast<std::size_t>(image)],
-            mj.vel, mj.time, mi.radius + mj.radius, now);
+        const auto t = predict_contact_at(mi.pos, mi.vel, mi.time,
+                                          mj.pos + s.image_shift[static_cast<std::size_t>(image)],
+                                          mj.vel, mj.time, mi.radius + mj.radius, now);
         // Most contacts come after both kept ones (or after the drift): no event is built for
         // them.
         if (!t || *t > h || *t > std::max(u.first.time, u.second.time)) return;

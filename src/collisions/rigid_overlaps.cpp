@@ -30,11 +30,13 @@ Touch touch_of(const Bodies& b, const RigidOverlap& o, const std::vector<boundar
     const double ri = b.spheres.radius[o.sphere_i];
     if (o.other.is_wall()) {
         const boundaries::Wall& w = walls[o.other.wall_index()];
-        const boundaries::WallGap g = boundaries::wall_gap(w, wall_at[o.other.wall_index()], xi, ri);
+        const boundaries::WallGap g =
+            boundaries::wall_gap(w, wall_at[o.other.wall_index()], xi, ri);
         // The middle of the overlap: half the depth into the wall from the sphere's surface.
         const Vec3 p = xi - (ri + 0.5 * g.gap) * g.normal;
-        return Touch{wall_state(p, boundaries::surface_velocity(w, wall_at[o.other.wall_index()], p)),
-                     rigid_state(b, i), g.normal, p};
+        return Touch{
+            wall_state(p, boundaries::surface_velocity(w, wall_at[o.other.wall_index()], p)),
+            rigid_state(b, i), g.normal, p};
     }
     const auto j = o.other.body_index();
     RigidState sj = rigid_state(b, j);
@@ -108,7 +110,8 @@ void trace_back(Bodies& b, const RigidOverlap& o, const Touch& t,
     carry(b, o, -back);
     // The wall's point at the time of touching.
     std::vector<Vec3> wall_then = wall_at;
-    if (o.other.is_wall()) wall_then[o.other.wall_index()] -= back * walls[o.other.wall_index()].velocity;
+    if (o.other.is_wall())
+        wall_then[o.other.wall_index()] -= back * walls[o.other.wall_index()].velocity;
     const Touch then = touch_of(b, o, walls, wall_then);
     const double u_then = -then.n.dot(contact_velocity(then.s1, then.s2, then.p));
     if (u_then > 0.0) {
@@ -129,9 +132,9 @@ void trace_back(Bodies& b, const RigidOverlap& o, const Touch& t,
     const std::size_t shown = std::min<std::size_t>(overlaps.size(), 5);
     for (std::size_t k = 0; k < shown; ++k) {
         const RigidOverlap& o = overlaps[k];
-        const std::string other =
-            o.other.is_wall() ? walls[o.other.wall_index()].name
-                    : "body " + std::to_string(b.id[o.other.body_index()]);
+        const std::string other = o.other.is_wall()
+                                      ? walls[o.other.wall_index()].name
+                                      : "body " + std::to_string(b.id[o.other.body_index()]);
         std::snprintf(buf, sizeof buf, "%s a sphere of body %lld overlaps %s by %.3e m (%.3e)",
                       k == 0 ? ":" : ";",
                       static_cast<long long>(b.id[static_cast<std::size_t>(o.i)]), other.c_str(),
@@ -162,7 +165,8 @@ void handle_rigid_overlaps(Bodies& b, const std::vector<RigidOverlap>& overlaps,
             if (o.other.is_wall()) push_apart(b, o, touch_of(b, o, walls, wall_at));
         for (const RigidOverlap& o : overlaps) {
             const auto i = static_cast<std::size_t>(o.i), j = o.other.body_index();
-            if (o.other.is_wall() || removed[i] || removed[j]) continue; // one already stuck to another
+            if (o.other.is_wall() || removed[i] || removed[j])
+                continue; // one already stuck to another
             (void)stick_bodies(b, i, j, removed, o.shift);
         }
         return;

@@ -107,7 +107,7 @@ struct DriftState {
 
     CollisionConfig config;
     OutcomePolicy outcome;
-    double h = 0.0; // s, this drift
+    double h = 0.0;                                          // s, this drift
     std::array<Vec3, boundaries::image_count> image_shift{}; // m, of each periodic image (0: open)
     std::vector<Moving> moving;
     std::vector<Rigid> rigid;

@@ -17,13 +17,13 @@
 namespace rubble::collisions {
 
 struct RigidOverlap {
-    std::int32_t i = 0;                           ///< body row
-    Partner other = Partner::exit();              ///< the other body (its row) or the wall
-    std::size_t sphere_i = 0;                     ///< row of i's sphere in b.spheres
-    std::size_t sphere_j = 0;                     ///< row of the other's sphere (a body)
-    Vec3 shift = Vec3::Zero();                    ///< m, periodic image of the other body
-    double depth = 0.0;                           ///< m, R_a + R_b - |d| (wall: -gap), > 0
-    double relative = 0.0;                        ///< depth / (R_a + R_b) (wall: / R_a)
+    std::int32_t i = 0;              ///< body row
+    Partner other = Partner::exit(); ///< the other body (its row) or the wall
+    std::size_t sphere_i = 0;        ///< row of i's sphere in b.spheres
+    std::size_t sphere_j = 0;        ///< row of the other's sphere (a body)
+    Vec3 shift = Vec3::Zero();       ///< m, periodic image of the other body
+    double depth = 0.0;              ///< m, R_a + R_b - |d| (wall: -gap), > 0
+    double relative = 0.0;           ///< depth / (R_a + R_b) (wall: / R_a)
 };
 
 /// Applies strategy effective_overlaps(c.overlaps, true), one overlap after another, from the

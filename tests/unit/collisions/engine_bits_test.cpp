@@ -65,9 +65,9 @@ void hash_bodies(Fnv& f, const Bodies& b) {
 }
 
 void hash_stats(Fnv& f, const DriftStats& s) {
-    for (const std::int64_t x : {s.collisions, s.wall_collisions, s.merges, s.elastic_by_guard,
-                                 s.overlaps, s.candidate_pairs, s.renewals, s.stale_events,
-                                 s.grazes})
+    for (const std::int64_t x :
+         {s.collisions, s.wall_collisions, s.merges, s.elastic_by_guard, s.overlaps,
+          s.candidate_pairs, s.renewals, s.stale_events, s.grazes})
         f.add(x);
     f.add(s.max_overlap);
     f.add(s.skin);
