@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Which sphere of a rigid body takes a contact's impulse (event_drift_rigid.cpp), for pairs of
-// bodies and for a body against a wall. Internal to src/collisions.
+// Which sphere of a rigid body takes a contact's impulse (kind_rigid_pair.cpp,
+// kind_rigid_wall.cpp), for pairs of bodies and for a body against a wall. Internal to
+// src/collisions.
 //
 // Bodies can touch at several spheres at once (a face on a face, a cube on a floor), some
 // approaching and some not, and the prediction found one that approaches. Of the candidates in

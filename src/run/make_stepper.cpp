@@ -35,7 +35,7 @@ make_stepper(bool collisions_enabled, const collisions::CollisionConfig& collisi
 
 void check_stepper_supports(const config::ParameterSet& p, const config::RunConfig& c,
                             const Bodies& bodies) {
-    // The event-driven drift's rigid path (collisions/event_drift_rigid.cpp, start_rigid) takes
+    // The event-driven drift's rigid path (collisions/drift_state.cpp, start_rigid) takes
     // the bodies when any is made of several spheres or when sticking may join them; these are
     // the combinations it refuses there, which only the configuration and the kind of bodies
     // decide. The engine keeps its own refusals for callers that use it directly.
