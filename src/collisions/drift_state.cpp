@@ -45,7 +45,7 @@ void DriftState::start_rigid(const Bodies& b, double drift) {
         throw InputError("collisions.outcome = \"merge\" makes one sphere of two and does not "
                          "take bodies made of several spheres (aggregates); use \"stick\" "
                          "(one rigid aggregate of both) or \"bounce\"");
-    free.assign(n, 0);
+    free = b.free_sphere_flags();
     parts_begin.assign(n + 1, 0);
     parts.resize(b.spheres.size());
     rotor.resize(n);
@@ -58,7 +58,6 @@ void DriftState::start_rigid(const Bodies& b, double drift) {
         parts_begin[k + 1] += parts_begin[k];
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t first = parts_begin[k], count_k = parts_begin[k + 1] - first;
-        free[k] = count_k == 1 && b.spheres.offset[first].isZero(0.0) ? 1 : 0;
         const Quat axes = b.principal_axes[k].conjugate();
         for (std::size_t s = first; s < first + count_k; ++s)
             parts[s] = PartSphere{axes * b.spheres.offset[s], b.spheres.radius[s]};

@@ -3,8 +3,10 @@
 
 #include <cstdio>
 #include <optional>
+#include <span>
 #include <string>
 
+#include "overlap_strategy.hpp"
 #include "rubble/collisions/merge.hpp"
 #include "rubble/collisions/resolve.hpp"
 #include "rubble/collisions/restitution_law.hpp"
@@ -29,27 +31,32 @@ void push_apart(Bodies& b, const Overlap& o) {
     b.pos[j] += (b.mass[i] / m) * sep * n;
 }
 
-// pkdgrav's back-up (Richardson et al. 2000, Icarus 143, 45, sec. 2.4): carry the pair back in
-// time along its relative velocity to the moment it touched, resolve the collision it missed,
-// and carry it forward again with the new velocities. Receding or relatively resting pairs
-// did not come from a missed collision; they are pushed apart instead.
-void trace_back(Bodies& b, const Overlap& o, const CollisionConfig& c) {
+// The contact root of the prediction (predict.hpp), negative for an overlapping pair: minus how
+// long ago it touched, when the pair closes in. (D > 0 for an overlapping pair; a negative D
+// from round-off of a grazing one is pushed apart too, as receding or resting pairs: they did
+// not come from a missed collision.)
+std::optional<double> touched_ago(const Bodies& b, const Overlap& o) {
     const auto i = static_cast<std::size_t>(o.i), j = static_cast<std::size_t>(o.j);
     const Vec3 r = b.pos[j] + o.shift - b.pos[i];
     const Vec3 v = b.vel[j] - b.vel[i];
     const double sigma = b.radius[i] + b.radius[j];
-    // The contact root of the prediction (predict.hpp), negative for an overlapping pair: how
-    // long ago it touched. (D > 0 for an overlapping pair; a negative D from round-off of a
-    // grazing one is pushed apart too.)
     const std::optional<double> touched =
         r.dot(v) < 0.0 && v.squaredNorm() > 0.0 ? touching_time(r, v, sigma) : std::nullopt;
-    if (!touched) {
-        push_apart(b, o);
-        return;
-    }
-    const double back = *touched;
-    b.pos[i] += back * b.vel[i];
-    b.pos[j] += back * b.vel[j];
+    if (!touched) return std::nullopt;
+    return -*touched;
+}
+
+void carry(Bodies& b, const Overlap& o, double dt) {
+    const auto i = static_cast<std::size_t>(o.i), j = static_cast<std::size_t>(o.j);
+    b.pos[i] += dt * b.vel[i];
+    b.pos[j] += dt * b.vel[j];
+}
+
+// The collision the pair missed, at touching (velocities unchanged since: the relative one is
+// that of the overlap).
+void resolve_missed(Bodies& b, const Overlap& o, const CollisionConfig& c) {
+    const auto i = static_cast<std::size_t>(o.i), j = static_cast<std::size_t>(o.j);
+    const Vec3 v = b.vel[j] - b.vel[i];
     const SphereState si = sphere_of(b, i, Vec3::Zero()), sj = sphere_of(b, j, o.shift);
     const Vec3 n = (sj.pos - si.pos).normalized();
     const auto out = resolve_collision(si, sj, restitution_for(c, -v.dot(n), false));
@@ -57,8 +64,6 @@ void trace_back(Bodies& b, const Overlap& o, const CollisionConfig& c) {
     b.vel[j] = out.vel2;
     b.spin[i] = out.spin1;
     b.spin[j] = out.spin2;
-    b.pos[i] -= back * b.vel[i];
-    b.pos[j] -= back * b.vel[j];
 }
 
 // Equal and opposite impulses along the line of centres (a central force: momentum and
@@ -76,7 +81,7 @@ void repulse(Bodies& b, const Overlap& o, double dt) {
     b.vel[j] += (b.mass[i] / m) * du * n;
 }
 
-[[noreturn]] void abort_run(const Bodies& b, const std::vector<Overlap>& overlaps, double time) {
+[[noreturn]] void abort_run(const Bodies& b, std::span<const Overlap> overlaps, double time) {
     std::string msg = std::to_string(overlaps.size()) + " overlapping pair(s) at t = ";
     char buf[160];
     std::snprintf(buf, sizeof buf, "%.9g s", time);
@@ -98,44 +103,56 @@ void repulse(Bodies& b, const Overlap& o, double dt) {
     throw PhysicsError(msg);
 }
 
+// Free sphere pairs as a kind of overlap (overlap_strategy.hpp).
+struct SpherePairs {
+    using Overlap = collisions::Overlap;
+    struct Touch {};
+    static constexpr bool rigid = false;
+    const CollisionConfig& c;
+
+    bool is_wall(const Overlap&) const { return false; }
+    bool cleared(const Bodies&, const Overlap& o, const std::vector<std::uint8_t>& removed) const {
+        // One of them already merged away.
+        return removed[static_cast<std::size_t>(o.i)] || removed[static_cast<std::size_t>(o.j)];
+    }
+    Touch touch(const Bodies&, const Overlap&) const { return {}; }
+    void push_apart(Bodies& b, const Overlap& o, const Touch&) const {
+        collisions::push_apart(b, o);
+    }
+    void repulse(Bodies& b, const Overlap& o, const Touch&, double dt) const {
+        collisions::repulse(b, o, dt);
+    }
+    std::optional<double> touched_ago(const Bodies& b, const Overlap& o, const Touch&) const {
+        return collisions::touched_ago(b, o);
+    }
+    void carry(Bodies& b, const Overlap& o, double dt) const { collisions::carry(b, o, dt); }
+    void resolve_missed(Bodies& b, const Overlap& o, double) const {
+        collisions::resolve_missed(b, o, c);
+    }
+    void merge(Bodies& b, const Overlap& o, std::vector<std::uint8_t>& removed) const {
+        const auto i = static_cast<std::size_t>(o.i), j = static_cast<std::size_t>(o.j);
+        const bool keep_i = first_survives(b.mass[i], b.id[i], b.mass[j], b.id[j]);
+        const SphereState m =
+            merge_spheres(sphere_of(b, i, Vec3::Zero()), sphere_of(b, j, o.shift));
+        if (keep_i) {
+            store_merged(b, i, m, Vec3::Zero());
+            removed[j] = 1;
+        } else {
+            store_merged(b, j, m, o.shift);
+            removed[i] = 1;
+        }
+    }
+    [[noreturn]] void abort(const Bodies& b, std::span<const Overlap> all, double time) const {
+        abort_run(b, all, time);
+    }
+};
+
 } // namespace
 
 void handle_overlaps(Bodies& b, const std::vector<Overlap>& overlaps, const CollisionConfig& c,
                      double dt, double time, std::vector<std::uint8_t>& removed) {
-    if (overlaps.empty()) return;
-    if (effective_overlaps(c.overlaps, false) == OverlapStrategy::abort)
-        abort_run(b, overlaps, time);
-    for (const Overlap& o : overlaps) {
-        const auto i = static_cast<std::size_t>(o.i), j = static_cast<std::size_t>(o.j);
-        if (removed[i] || removed[j]) continue; // one of them already merged away
-        switch (c.overlaps) {
-        case OverlapStrategy::trace_back:
-            trace_back(b, o, c);
-            break;
-        case OverlapStrategy::push_apart:
-            push_apart(b, o);
-            break;
-        case OverlapStrategy::repulse:
-            repulse(b, o, dt);
-            break;
-        case OverlapStrategy::merge: {
-            const bool keep_i = first_survives(b.mass[i], b.id[i], b.mass[j], b.id[j]);
-            const SphereState m =
-                merge_spheres(sphere_of(b, i, Vec3::Zero()), sphere_of(b, j, o.shift));
-            if (keep_i) {
-                store_merged(b, i, m, Vec3::Zero());
-                removed[j] = 1;
-            } else {
-                store_merged(b, j, m, o.shift);
-                removed[i] = 1;
-            }
-            break;
-        }
-        case OverlapStrategy::automatic:
-        case OverlapStrategy::abort:
-            break;
-        }
-    }
+    detail::handle_start_overlaps(SpherePairs{c}, b, std::span<const Overlap>(overlaps), c, dt,
+                                  time, removed);
 }
 
 } // namespace rubble::collisions

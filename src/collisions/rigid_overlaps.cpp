@@ -2,8 +2,11 @@
 #include "rubble/collisions/rigid_overlaps.hpp"
 
 #include <cstdio>
+#include <optional>
+#include <span>
 #include <string>
 
+#include "overlap_strategy.hpp"
 #include "rubble/collisions/restitution_law.hpp"
 #include "rubble/collisions/rigid_impulse.hpp"
 #include "rubble/collisions/rigid_merge.hpp"
@@ -98,20 +101,24 @@ void carry(Bodies& b, const RigidOverlap& o, double dt) {
     if (o.other.is_body()) move(o.other.body_index());
 }
 
-void trace_back(Bodies& b, const RigidOverlap& o, const Touch& t,
-                const std::vector<boundaries::Wall>& walls, const std::vector<Vec3>& wall_at,
-                const CollisionConfig& c, std::vector<collisions::WallImpulse>& impulses) {
+// How long ago the material points at the overlap touched, closing at their normal speed now:
+// depth / -u_n (the back-up of overlap_strategy.hpp, first order in the time); nothing when they
+// are not closing in (the overlap did not come from a missed contact).
+std::optional<double> touched_ago(const RigidOverlap& o, const Touch& t) {
     const double un = t.n.dot(contact_velocity(t.s1, t.s2, t.p));
-    if (!(un < 0.0)) {
-        push_apart(b, o, t); // not closing in: it did not come from a missed contact
-        return;
-    }
-    const double back = o.depth / -un;
-    carry(b, o, -back);
+    if (!(un < 0.0)) return std::nullopt;
+    return o.depth / -un;
+}
+
+// The contact missed `ago` seconds back, the bodies carried back there: resolved with the
+// drift's impulse if its points still approach (a wall's impulse booked).
+void resolve_missed(Bodies& b, const RigidOverlap& o, double ago,
+                    const std::vector<boundaries::Wall>& walls, const std::vector<Vec3>& wall_at,
+                    const CollisionConfig& c, std::vector<collisions::WallImpulse>& impulses) {
     // The wall's point at the time of touching.
     std::vector<Vec3> wall_then = wall_at;
     if (o.other.is_wall())
-        wall_then[o.other.wall_index()] -= back * walls[o.other.wall_index()].velocity;
+        wall_then[o.other.wall_index()] -= ago * walls[o.other.wall_index()].velocity;
     const Touch then = touch_of(b, o, walls, wall_then);
     const double u_then = -then.n.dot(contact_velocity(then.s1, then.s2, then.p));
     if (u_then > 0.0) {
@@ -120,10 +127,9 @@ void trace_back(Bodies& b, const RigidOverlap& o, const Touch& t,
         store(b, o, out);
         if (o.other.is_wall()) impulses[o.other.wall_index()].add(then.p, out.impulse);
     }
-    carry(b, o, back);
 }
 
-[[noreturn]] void abort_run(const Bodies& b, const std::vector<RigidOverlap>& overlaps,
+[[noreturn]] void abort_run(const Bodies& b, std::span<const RigidOverlap> overlaps,
                             const std::vector<boundaries::Wall>& walls, double time) {
     std::string msg = std::to_string(overlaps.size()) + " overlap(s) of rigid bodies at t = ";
     char buf[200];
@@ -147,6 +153,46 @@ void trace_back(Bodies& b, const RigidOverlap& o, const Touch& t,
     throw PhysicsError(msg);
 }
 
+// Spheres of rigid bodies against each other or against walls as a kind of overlap
+// (overlap_strategy.hpp), with both inertia tensors.
+struct RigidOverlaps {
+    using Overlap = RigidOverlap;
+    using Touch = collisions::Touch;
+    static constexpr bool rigid = true;
+    const std::vector<boundaries::Wall>& walls;
+    const std::vector<Vec3>& wall_at;
+    const CollisionConfig& c;
+    std::vector<collisions::WallImpulse>& impulses;
+
+    bool is_wall(const Overlap& o) const { return o.other.is_wall(); }
+    bool cleared(const Bodies&, const Overlap& o, const std::vector<std::uint8_t>& removed) const {
+        // One already stuck to another.
+        return o.other.is_body() &&
+               (removed[static_cast<std::size_t>(o.i)] || removed[o.other.body_index()]);
+    }
+    Touch touch(const Bodies& b, const Overlap& o) const { return touch_of(b, o, walls, wall_at); }
+    void push_apart(Bodies& b, const Overlap& o, const Touch& t) const {
+        collisions::push_apart(b, o, t);
+    }
+    void repulse(Bodies& b, const Overlap& o, const Touch& t, double dt) const {
+        collisions::repulse(b, o, t, dt, impulses);
+    }
+    std::optional<double> touched_ago(const Bodies&, const Overlap& o, const Touch& t) const {
+        return collisions::touched_ago(o, t);
+    }
+    void carry(Bodies& b, const Overlap& o, double dt) const { collisions::carry(b, o, dt); }
+    void resolve_missed(Bodies& b, const Overlap& o, double ago) const {
+        collisions::resolve_missed(b, o, ago, walls, wall_at, c, impulses);
+    }
+    void merge(Bodies& b, const Overlap& o, std::vector<std::uint8_t>& removed) const {
+        (void)stick_bodies(b, static_cast<std::size_t>(o.i), o.other.body_index(), removed,
+                           o.shift);
+    }
+    [[noreturn]] void abort(const Bodies& b, std::span<const Overlap> all, double time) const {
+        abort_run(b, all, walls, time);
+    }
+};
+
 } // namespace
 
 void handle_rigid_overlaps(Bodies& b, const std::vector<RigidOverlap>& overlaps,
@@ -154,41 +200,8 @@ void handle_rigid_overlaps(Bodies& b, const std::vector<RigidOverlap>& overlaps,
                            const std::vector<Vec3>& wall_at, const CollisionConfig& c, double dt,
                            double time, std::vector<std::uint8_t>& removed,
                            std::vector<collisions::WallImpulse>& impulses) {
-    if (overlaps.empty()) return;
-    const OverlapStrategy strategy = effective_overlaps(c.overlaps, true);
-    if (strategy == OverlapStrategy::abort) abort_run(b, overlaps, walls, time);
-    if (strategy == OverlapStrategy::merge) {
-        // Walls first (a body cannot stick to a wall: pushed out), while every sphere row
-        // named by an overlap is still where it was; then the pairs stick (stick_bodies finds
-        // a body's spheres by body, so it needs no rows).
-        for (const RigidOverlap& o : overlaps)
-            if (o.other.is_wall()) push_apart(b, o, touch_of(b, o, walls, wall_at));
-        for (const RigidOverlap& o : overlaps) {
-            const auto i = static_cast<std::size_t>(o.i), j = o.other.body_index();
-            if (o.other.is_wall() || removed[i] || removed[j])
-                continue; // one already stuck to another
-            (void)stick_bodies(b, i, j, removed, o.shift);
-        }
-        return;
-    }
-    for (const RigidOverlap& o : overlaps) {
-        const Touch t = touch_of(b, o, walls, wall_at);
-        switch (strategy) {
-        case OverlapStrategy::repulse:
-            repulse(b, o, t, dt, impulses);
-            break;
-        case OverlapStrategy::push_apart:
-            push_apart(b, o, t);
-            break;
-        case OverlapStrategy::trace_back:
-            trace_back(b, o, t, walls, wall_at, c, impulses);
-            break;
-        case OverlapStrategy::merge:
-        case OverlapStrategy::automatic:
-        case OverlapStrategy::abort:
-            break;
-        }
-    }
+    detail::handle_start_overlaps(RigidOverlaps{walls, wall_at, c, impulses}, b,
+                                  std::span<const RigidOverlap>(overlaps), c, dt, time, removed);
 }
 
 } // namespace rubble::collisions

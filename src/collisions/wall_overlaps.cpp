@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
+#include <span>
 #include <string>
 
+#include "overlap_strategy.hpp"
 #include "rubble/boundaries/wall_predict.hpp"
 #include "rubble/collisions/restitution_law.hpp"
 #include "rubble/core/error.hpp"
@@ -21,18 +24,12 @@ void push_out(Bodies& b, const WallOverlap& o, const Wall& w, const Vec3& p) {
     b.pos[i] -= g.gap * g.normal; // gap < 0: outwards by the depth
 }
 
-// pkdgrav's back-up (overlaps.cpp) against a wall: back along the path relative to the wall
-// to the moment of touching, the missed contact resolved there, forward again.
-void trace_back(Bodies& b, const WallOverlap& o, const Wall& w, const Vec3& p,
-                const CollisionConfig& c, collisions::WallImpulse& given) {
+// pkdgrav's back-up (overlap_strategy.hpp) against a wall: back along the path relative to the
+// wall to the moment of touching, the missed contact resolved there, forward again.
+void resolve_missed(Bodies& b, const WallOverlap& o, const Wall& w, const Vec3& p, double ago,
+                    const CollisionConfig& c, collisions::WallImpulse& given) {
     const auto i = static_cast<std::size_t>(o.i);
-    const auto ago = boundaries::wall_contact_ago(w, p, b.pos[i], b.vel[i], b.radius[i]);
-    if (!ago) {
-        push_out(b, o, w, p);
-        return;
-    }
-    const Vec3 p_then = p - *ago * w.velocity;
-    b.pos[i] -= *ago * b.vel[i];
+    const Vec3 p_then = p - ago * w.velocity;
     const SphereState s = sphere_of(b, i, Vec3::Zero());
     const Vec3 n = boundaries::wall_gap(w, p_then, s.pos, s.radius).normal;
     const Vec3 contact = s.pos - s.radius * n;
@@ -42,7 +39,6 @@ void trace_back(Bodies& b, const WallOverlap& o, const Wall& w, const Vec3& p,
     given.add(contact, out.impulse);
     b.vel[i] = out.vel;
     b.spin[i] = out.spin;
-    b.pos[i] += *ago * b.vel[i];
 }
 
 void repulse(Bodies& b, const WallOverlap& o, const Wall& w, const Vec3& p, double dt,
@@ -57,7 +53,7 @@ void repulse(Bodies& b, const WallOverlap& o, const Wall& w, const Vec3& p, doub
     given.add(contact, b.mass[i] * du * g.normal);
 }
 
-[[noreturn]] void abort_run(const Bodies& b, const std::vector<WallOverlap>& overlaps,
+[[noreturn]] void abort_run(const Bodies& b, std::span<const WallOverlap> overlaps,
                             const std::vector<Wall>& walls, double time) {
     char buf[200];
     std::snprintf(buf, sizeof buf, "%zu sphere(s) overlapping a wall at t = %.9g s",
@@ -78,6 +74,51 @@ void repulse(Bodies& b, const WallOverlap& o, const Wall& w, const Vec3& p, doub
            "handle them (docs/collisions.md)";
     throw PhysicsError(msg);
 }
+
+// Free spheres against walls as a kind of overlap (overlap_strategy.hpp): the wall is a body of
+// infinite mass that does not move aside, and a sphere cannot merge with it (pushed out).
+struct SphereWalls {
+    using Overlap = WallOverlap;
+    struct Touch {};
+    static constexpr bool rigid = false;
+    const std::vector<Wall>& walls;
+    const std::vector<Vec3>& wall_at;
+    const CollisionConfig& c;
+    std::vector<collisions::WallImpulse>& impulses;
+
+    bool is_wall(const Overlap&) const { return true; }
+    bool cleared(const Bodies& b, const Overlap& o, const std::vector<std::uint8_t>&) const {
+        // An earlier overlap of the same sphere (a corner) may have moved it clear already.
+        const auto i = static_cast<std::size_t>(o.i);
+        return !(boundaries::wall_gap(walls[o.wall], wall_at[o.wall], b.pos[i], b.radius[i]).gap <
+                 0.0);
+    }
+    Touch touch(const Bodies&, const Overlap&) const { return {}; }
+    void push_apart(Bodies& b, const Overlap& o, const Touch&) const {
+        push_out(b, o, walls[o.wall], wall_at[o.wall]);
+    }
+    void repulse(Bodies& b, const Overlap& o, const Touch&, double dt) const {
+        collisions::repulse(b, o, walls[o.wall], wall_at[o.wall], dt, impulses[o.wall]);
+    }
+    std::optional<double> touched_ago(const Bodies& b, const Overlap& o, const Touch&) const {
+        const auto i = static_cast<std::size_t>(o.i);
+        return boundaries::wall_contact_ago(walls[o.wall], wall_at[o.wall], b.pos[i], b.vel[i],
+                                            b.radius[i]);
+    }
+    void carry(Bodies& b, const Overlap& o, double dt) const {
+        const auto i = static_cast<std::size_t>(o.i);
+        b.pos[i] += dt * b.vel[i];
+    }
+    void resolve_missed(Bodies& b, const Overlap& o, double ago) const {
+        collisions::resolve_missed(b, o, walls[o.wall], wall_at[o.wall], ago, c, impulses[o.wall]);
+    }
+    void merge(Bodies& b, const Overlap& o, std::vector<std::uint8_t>&) const {
+        push_out(b, o, walls[o.wall], wall_at[o.wall]);
+    }
+    [[noreturn]] void abort(const Bodies& b, std::span<const Overlap> all, double time) const {
+        abort_run(b, all, walls, time);
+    }
+};
 
 } // namespace
 
@@ -101,30 +142,9 @@ void handle_wall_overlaps(Bodies& b, const std::vector<WallOverlap>& overlaps,
                           const std::vector<Wall>& walls, const std::vector<Vec3>& wall_at,
                           const CollisionConfig& c, double dt, double time,
                           std::vector<collisions::WallImpulse>& impulses) {
-    if (overlaps.empty()) return;
-    if (effective_overlaps(c.overlaps, false) == OverlapStrategy::abort)
-        abort_run(b, overlaps, walls, time);
-    for (const WallOverlap& o : overlaps) {
-        const Wall& w = walls[o.wall];
-        const Vec3& p = wall_at[o.wall];
-        const auto i = static_cast<std::size_t>(o.i);
-        // An earlier overlap of the same sphere (a corner) may have moved it clear already.
-        if (!(boundaries::wall_gap(w, p, b.pos[i], b.radius[i]).gap < 0.0)) continue;
-        switch (c.overlaps) {
-        case OverlapStrategy::trace_back:
-            trace_back(b, o, w, p, c, impulses[o.wall]);
-            break;
-        case OverlapStrategy::repulse:
-            repulse(b, o, w, p, dt, impulses[o.wall]);
-            break;
-        case OverlapStrategy::push_apart:
-        case OverlapStrategy::merge:
-        case OverlapStrategy::automatic:
-        case OverlapStrategy::abort:
-            push_out(b, o, w, p);
-            break;
-        }
-    }
+    std::vector<std::uint8_t> removed; // (a sphere never merges with a wall)
+    detail::handle_start_overlaps(SphereWalls{walls, wall_at, c, impulses}, b,
+                                  std::span<const WallOverlap>(overlaps), c, dt, time, removed);
 }
 
 } // namespace rubble::collisions

@@ -103,6 +103,20 @@ bool Bodies::all_free_spheres() const {
     return true;
 }
 
+std::vector<std::uint8_t> Bodies::free_sphere_flags() const {
+    std::vector<std::uint32_t> parts(size(), 0);
+    std::vector<std::uint8_t> offset(size(), 0);
+    for (std::size_t s = 0; s < spheres.size(); ++s) {
+        const auto k = static_cast<std::size_t>(spheres.body[s]);
+        ++parts[k];
+        if (!spheres.offset[s].isZero(0.0)) offset[k] = 1;
+    }
+    std::vector<std::uint8_t> free(size(), 0);
+    for (std::size_t k = 0; k < size(); ++k)
+        free[k] = parts[k] == 1 && !offset[k] ? 1 : 0;
+    return free;
+}
+
 std::optional<std::size_t> Bodies::index_of(std::int64_t body_id) const {
     const auto known = [&]() -> std::optional<std::size_t> {
         const auto it = index_.find(body_id);

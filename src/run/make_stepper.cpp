@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/run/make_stepper.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -43,17 +44,9 @@ void check_stepper_supports(const config::ParameterSet& p, const config::RunConf
     const collisions::CollisionConfig& k = c.collisions;
     const bool sticking = k.outcome == collisions::ContactOutcome::stick;
     if (bodies.all_free_spheres() && !sticking) return;
-    // Bodies other than a free sphere (one sphere at the centre of mass).
-    std::vector<std::size_t> parts(bodies.size(), 0);
-    std::vector<bool> offset(bodies.size(), false);
-    for (std::size_t s = 0; s < bodies.spheres.size(); ++s) {
-        const auto i = static_cast<std::size_t>(bodies.spheres.body[s]);
-        ++parts[i];
-        if (!bodies.spheres.offset[s].isZero(0.0)) offset[i] = true;
-    }
-    std::size_t aggregates = 0;
-    for (std::size_t i = 0; i < bodies.size(); ++i)
-        if (parts[i] != 1 || offset[i]) ++aggregates;
+    const std::vector<std::uint8_t> free = bodies.free_sphere_flags();
+    const auto aggregates =
+        static_cast<std::size_t>(std::count(free.begin(), free.end(), std::uint8_t{0}));
     const std::string why = sticking ? "sticking joins bodies into aggregates (" +
                                            p.described("collisions.outcome") + ")"
                                      : std::to_string(aggregates) + " of the " +

@@ -154,6 +154,9 @@ struct Bodies {
     /// `spheres` belonging to body k (the layout the hard-sphere engine and the fast gravity
     /// path rely on). O(N).
     [[nodiscard]] bool all_free_spheres() const;
+    /// For each body, 1 when it is a free sphere (one sphere, at zero offset), else 0 (an
+    /// aggregate, or a polyhedron). Spheres must be grouped by body. O(N + spheres).
+    [[nodiscard]] std::vector<std::uint8_t> free_sphere_flags() const;
     /// The row of the body with this id, if any. Amortised O(1): the id map is rebuilt when
     /// rows were added, removed or reordered since it was made.
     [[nodiscard]] std::optional<std::size_t> index_of(std::int64_t body_id) const;
