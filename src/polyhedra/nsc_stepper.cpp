@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -65,6 +66,13 @@ NscStepper::NscStepper(NscConfig config) : config_(std::move(config)) {
     check_nsc_config(config_);
 }
 
+std::string NscStepper::margin_text() const {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%.6g m", margin_);
+    return (config_.margin > 0.0 ? "collisions.margin = " : "collisions.margin = 0, automatic: ") +
+           std::string(buf);
+}
+
 void NscStepper::refresh_cores(const Bodies& b) {
     const auto shapes = b.hull_shapes_shared();
     if (shapes == shapes_seen_) return;
@@ -82,7 +90,8 @@ void NscStepper::refresh_cores(const Bodies& b) {
                 cores_.push_back(shapes::shrunk((*shapes)[k], margin_));
             } catch (const std::invalid_argument& e) {
                 throw InputError("collisions: hull shape " + std::to_string(k) +
-                                 " is too small for " + "the collision margin: " + e.what());
+                                 " is too small for the collision margin (" + margin_text() +
+                                 "): " + e.what());
             }
         }
     }
@@ -91,8 +100,8 @@ void NscStepper::refresh_cores(const Bodies& b) {
         try {
             fixed_cores_.push_back(shapes::shrunk(f.shape, margin_));
         } catch (const std::invalid_argument& e) {
-            throw InputError("collisions: " + f.name +
-                             " is too small for the collision margin: " + e.what());
+            throw InputError("collisions: " + f.name + " is too small for the collision margin (" +
+                             margin_text() + "): " + e.what());
         }
     }
     shapes_seen_ = shapes;

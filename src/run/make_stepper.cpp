@@ -31,7 +31,9 @@ make_stepper(bool collisions_enabled, const collisions::CollisionConfig& collisi
                          " bodies are polyhedra: polyhedra collide only with polyhedra and walls");
     // The shared keys and the polyhedral ones, under the same names: nothing is renamed.
     polyhedra::NscConfig c{collisions, polyhedral};
-    return std::make_unique<polyhedra::NscStepper>(std::move(c));
+    auto stepper = std::make_unique<polyhedra::NscStepper>(std::move(c));
+    stepper->prepare(bodies); // (a shape too small for the margin: refused before any output)
+    return stepper;
 }
 
 void check_stepper_supports(const config::ParameterSet& p, const config::RunConfig& c,

@@ -415,6 +415,9 @@ LoopResult run_and_finish(integrate::Simulation& sim, runfile::RunFile& file, co
 integrate::Simulation make_simulation(Setup& s, std::int64_t n_total, bool resuming,
                                       const RunRequest& o, RunObserver& observer) {
     check_stepper_supports(s.params, s.config, s.state.bodies);
+    // (Made before the first report line: a stepper refuses what it cannot take at once.)
+    auto stepper = make_stepper(s.config.collisions_enabled, s.config.collisions,
+                                s.config.polyhedra, s.state.bodies);
     const std::size_t n_bodies = s.state.bodies.size();
     integrate::Simulation sim(std::move(s.state.bodies),
                               make_gravity_solver(s.config.gravity, n_bodies), s.config.dt,
@@ -423,8 +426,7 @@ integrate::Simulation make_simulation(Setup& s, std::int64_t n_total, bool resum
     line << "rubble: " << n_bodies << " bodies, gravity backend " << sim.gravity().name() << ", "
          << n_total << " steps of " << s.config.dt << " s";
     observer.report(line.str());
-    sim.set_stepper(make_stepper(s.config.collisions_enabled, s.config.collisions,
-                                 s.config.polyhedra, sim.bodies()));
+    sim.set_stepper(std::move(stepper));
     if (const std::string summary = sim.stepper().summary(sim.bodies()); !summary.empty())
         observer.report(summary);
     if (resuming) {

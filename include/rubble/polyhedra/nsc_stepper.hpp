@@ -76,6 +76,10 @@ using NscWarmStarts = std::unordered_map<NscWarmKey, Vec3, NscWarmKeyHash>;
 class NscStepper final : public integrate::Stepper {
 public:
     explicit NscStepper(NscConfig config);
+    /// Shrinks the hull shapes of b and the fixed hulls by the collision margin (what every
+    /// step uses, kept until the shapes change): a run calls it at start-up, so that a shape
+    /// too small for the margin is an InputError before any output exists.
+    void prepare(const Bodies& b) { refresh_cores(b); }
     [[nodiscard]] std::string name() const override { return "nsc"; }
     [[nodiscard]] std::string summary(const Bodies& b) const override;
     [[nodiscard]] bool resolves_contacts() const override { return true; }
@@ -105,6 +109,8 @@ private:
     using WarmKeyHash = NscWarmKeyHash;
 
     void refresh_cores(const Bodies& b);
+    /// The margin in use, for messages: "collisions.margin = X m" (or the automatic one).
+    [[nodiscard]] std::string margin_text() const;
 
     NscConfig config_;
     double margin_ = 0.0;                           ///< m, config_.margin or the automatic one

@@ -135,6 +135,11 @@ const std::vector<BadInput>& cases() {
          section("collisions", "margin = -0.1\n"),
          {},
          {"p.toml:9", "collisions.margin = -0.1"}},
+        {"MarginLargerThanTheGrains",
+         base("grain = \"cube\"\ngrain_model = \"polyhedron\"\n") +
+             "[collisions]\nenabled = true\nmargin = 1e9\n",
+         {},
+         {"hull shape 0 is too small for the collision margin", "collisions.margin = 1e+09 m"}},
         {"BadContactSolver",
          section("collisions", "solver = \"cg\"\n"),
          {},

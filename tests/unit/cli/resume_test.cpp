@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "cli_runner.hpp"
+#include "gas_run.hpp"
 #include "rubble/runfile/run_file.hpp"
 #include "run_comparison.hpp"
 #include "temp_dir.hpp"
@@ -87,15 +88,7 @@ TEST(Resume, OnlyTheEndOfARunMayChange) {
 // f_crit rule), the collision counters and the collision log: a resumed run must continue all
 // of them exactly.
 TEST(Resume, CollisionalRunResumesBitwiseWithItsLogAndCounters) {
-    const auto gas = [](const std::string& out) {
-        return "[integrator]\ndt = 0.05\nn_steps = 60\n[gravity]\nbackend = \"none\"\n"
-               "[collisions]\nenabled = true\neps_n = 0.8\neps_t = 0.5\nf_crit = 0.3\n"
-               "periodic_box = 6.0\n[output]\nfile = \"" +
-               out +
-               "\"\nsnapshot_interval = 0.5\ndiagnostics_interval = 0.25\ncollision_log = true\n"
-               "[ic]\ntype = \"lattice\"\n[ic.lattice]\nnx = 6\nny = 6\nnz = 6\nspacing = 1.0\n"
-               "radius = 0.4\n[ic.motion]\nv0 = 1.0\nw0 = 0.5\n";
-    };
+    const auto gas = rubble::test::periodic_gas_run;
     rubble::test::TempDir dir;
     const std::string whole = dir.file("whole.h5"), parts = dir.file("parts.h5");
     auto r = run_rubble({"run", dir.write("a.toml", gas(whole)), "--quiet"});

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "gas_run.hpp"
 #include "rubble/config/parameters.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/run/run_driver.hpp"
@@ -22,16 +23,8 @@ using rubble::run::RunObserver;
 using rubble::run::RunRequest;
 using rubble::run::StepProgress;
 
-// A collisional gas of 216 spheres in a periodic box: 60 steps, thousands of collisions, a
-// snapshot every 10 steps and a diagnostics row every 5.
 std::string gas(const std::string& out) {
-    return "[integrator]\ndt = 0.05\nn_steps = 60\n[gravity]\nbackend = \"none\"\n"
-           "[collisions]\nenabled = true\neps_n = 0.8\neps_t = 0.5\nf_crit = 0.3\n"
-           "periodic_box = 6.0\n[output]\nfile = \"" +
-           out +
-           "\"\nsnapshot_interval = 0.5\ndiagnostics_interval = 0.25\ncollision_log = true\n"
-           "[ic]\ntype = \"lattice\"\n[ic.lattice]\nnx = 6\nny = 6\nnz = 6\nspacing = 1.0\n"
-           "radius = 0.4\n[ic.motion]\nv0 = 1.0\nw0 = 0.5\n";
+    return rubble::test::periodic_gas_run(out);
 }
 
 RunRequest new_run(const std::string& text) {
