@@ -85,14 +85,31 @@ void NscStepper::refresh_cores(const Bodies& b) {
         margin_ = auto_margin_fraction * smallest;
     }
     if (shapes) {
-        for (std::size_t k = 0; k < shapes->size(); ++k) {
+        // One core per catalogue shape, each on its own (a cloud of random hulls has as many
+        // shapes as grains): in parallel, the first shape too small reported whatever the
+        // threads did.
+        const auto count = static_cast<std::ptrdiff_t>(shapes->size());
+        cores_.resize(shapes->size());
+        std::ptrdiff_t failed = count;
+        std::string why;
+#pragma omp parallel for schedule(dynamic, 16)
+        for (std::ptrdiff_t k = 0; k < count; ++k) {
             try {
-                cores_.push_back(shapes::shrunk((*shapes)[k], margin_));
+                cores_[static_cast<std::size_t>(k)] =
+                    shapes::shrunk((*shapes)[static_cast<std::size_t>(k)], margin_);
             } catch (const std::invalid_argument& e) {
-                throw InputError("collisions: hull shape " + std::to_string(k) +
-                                 " is too small for the collision margin (" + margin_text() +
-                                 "): " + e.what());
+#pragma omp critical(nsc_core_failure)
+                if (k < failed) {
+                    failed = k;
+                    why = e.what();
+                }
             }
+        }
+        if (failed < count) {
+            cores_.clear();
+            throw InputError("collisions: hull shape " + std::to_string(failed) +
+                             " is too small for the collision margin (" + margin_text() +
+                             "): " + why);
         }
     }
     fixed_cores_.clear();
