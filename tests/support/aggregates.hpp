@@ -4,11 +4,13 @@
 // aggregate generators (src/ic/) they check beside: lopsided clusters with a contact between
 // two of them set up exactly (the contact tests), and lumpy aggregates and clouds of them (the
 // rotation, gravity and drift tests).
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "rubble/boundaries/wall.hpp"
 #include "rubble/collisions/rigid_predict.hpp"
 #include "rubble/core/bodies.hpp"
 #include "rubble/core/random.hpp"
@@ -173,6 +175,24 @@ inline PathBody random_path_body(Rng& rng, int k, const Vec3& x, const Vec3& v, 
     a.vel = v;
     a.rotor = integrate::RotorPath(principal, rng.unit_vector() * spin, moments, h);
     return a;
+}
+
+/// The deepest overlap, relative to the radii, between spheres of different bodies and between
+/// spheres and walls (at their points of t = 0); negative when nothing touches.
+inline double deepest_overlap(const Bodies& b, const std::vector<boundaries::Wall>& walls) {
+    double worst = -1.0;
+    for (std::size_t s = 0; s < b.spheres.size(); ++s) {
+        const Vec3 xs = sphere_centre(b, s);
+        for (std::size_t t = s + 1; t < b.spheres.size(); ++t) {
+            if (b.spheres.body[s] == b.spheres.body[t]) continue;
+            const double sigma = b.spheres.radius[s] + b.spheres.radius[t];
+            worst = std::max(worst, (sigma - (sphere_centre(b, t) - xs).norm()) / sigma);
+        }
+        for (const boundaries::Wall& w : walls)
+            worst = std::max(worst, -boundaries::wall_gap(w, w.point, xs, b.spheres.radius[s]).gap /
+                                        b.spheres.radius[s]);
+    }
+    return worst;
 }
 
 } // namespace rubble::test

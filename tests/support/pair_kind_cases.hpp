@@ -107,22 +107,4 @@ struct PairKindCaseNames {
     template <class K> static std::string GetName(int) { return K::name; }
 };
 
-/// The deepest overlap, relative to the radii, between spheres of different bodies and between
-/// spheres and walls (at their points of t = 0); negative when nothing touches.
-inline double deepest_overlap(const Bodies& b, const std::vector<boundaries::Wall>& walls) {
-    double worst = -1.0;
-    for (std::size_t s = 0; s < b.spheres.size(); ++s) {
-        const Vec3 xs = sphere_centre(b, s);
-        for (std::size_t t = s + 1; t < b.spheres.size(); ++t) {
-            if (b.spheres.body[s] == b.spheres.body[t]) continue;
-            const double sigma = b.spheres.radius[s] + b.spheres.radius[t];
-            worst = std::max(worst, (sigma - (sphere_centre(b, t) - xs).norm()) / sigma);
-        }
-        for (const boundaries::Wall& w : walls)
-            worst = std::max(worst, -boundaries::wall_gap(w, w.point, xs, b.spheres.radius[s]).gap /
-                                        b.spheres.radius[s]);
-    }
-    return worst;
-}
-
 } // namespace rubble::test

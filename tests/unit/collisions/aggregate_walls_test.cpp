@@ -22,6 +22,7 @@ namespace {
 using test::eps;
 
 using test::cube_parts;
+using test::deepest_overlap;
 
 Vec3 momentum(const Bodies& b) {
     return test::totals(b).p;
@@ -30,24 +31,6 @@ Vec3 momentum(const Bodies& b) {
 // Orbital + spin about the origin.
 Vec3 angular_momentum(const Bodies& b) {
     return test::totals(b).l;
-}
-
-// The deepest overlap between spheres of different bodies, or of a sphere with a wall, as a
-// fraction of the radii (<= 0: none).
-double deepest_overlap(const Bodies& b, const std::vector<boundaries::Wall>& walls) {
-    double worst = -1.0;
-    for (std::size_t s = 0; s < b.spheres.size(); ++s) {
-        const Vec3 xs = sphere_centre(b, s);
-        for (std::size_t t = s + 1; t < b.spheres.size(); ++t) {
-            if (b.spheres.body[s] == b.spheres.body[t]) continue;
-            const double sigma = b.spheres.radius[s] + b.spheres.radius[t];
-            worst = std::max(worst, (sigma - (sphere_centre(b, t) - xs).norm()) / sigma);
-        }
-        for (const boundaries::Wall& w : walls)
-            worst = std::max(worst, -boundaries::wall_gap(w, w.point, xs, b.spheres.radius[s]).gap /
-                                        b.spheres.radius[s]);
-    }
-    return worst;
 }
 
 // Two spheres of mass m, radius r at +-a along the body's x axis.
