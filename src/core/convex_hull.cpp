@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/core/convex_hull.hpp"
 
+#include "edge_owners.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -13,15 +15,26 @@
 namespace rubble::shapes {
 namespace {
 
+// A triangle of the hull being built and the triangles across its edges: across[e] shares
+// the edge v[e] -> v[e + 1] (which it runs the other way), kept up to date at each insertion
+// so that finding the faces a point sees walks neighbours instead of searching edges.
 struct Face {
     std::array<int, 3> v;
     Vec3 normal;
     double offset;
+    std::array<int, 3> across{-1, -1, -1};
 };
 
 Face make_face(const std::vector<Vec3>& p, int a, int b, int c) {
     const auto [n, offset] = triangle_plane(p[a], p[b], p[c]);
     return Face{{a, b, c}, n, offset};
+}
+
+// The slot e of f's edge from vertex a to vertex b.
+int edge_slot(const Face& f, int a, int b) {
+    for (int e = 0; e < 3; ++e)
+        if (f.v[e] == a && f.v[(e + 1) % 3] == b) return e;
+    throw std::logic_error("convex hull: a neighbour does not share its edge");
 }
 
 std::string point_text(std::size_t i, const Vec3& x) {
@@ -82,45 +95,61 @@ std::array<int, 4> initial_simplex(const std::vector<Vec3>& p, double tol) {
 
 using Edge = std::pair<int, int>;
 
-// The boundary of the faces marked in `in`: their directed edges whose reverse belongs to a
-// face not marked (oriented as the marked faces have them). Empty when it is not one simple
-// loop (a vertex met twice, or more than one loop).
-std::vector<Edge> simple_boundary(const std::vector<Face>& faces, const std::map<Edge, int>& owner,
-                                  const std::vector<std::uint8_t>& in) {
-    std::map<int, int> next; // start vertex -> end vertex
+// Reused by every insertion of one hull, so that adding a point allocates nothing once the
+// buffers have grown.
+struct HullWork {
+    detail::VertexChain boundary;
+    std::vector<double> height;
+    std::vector<std::size_t> stack;
+    std::vector<std::uint8_t> visible;
+    std::vector<detail::VertexChain::Link> horizon; // tag: the face across, not visible
+    std::vector<int> renumbered;
+    std::vector<Face> kept;
+};
+
+// The boundary of the faces marked in `in`: their edges across which a face is not marked
+// (oriented as the marked faces have them, tagged with the face across), into `loop`. Empty
+// when it is not one simple loop (a vertex met twice, or more than one loop).
+void simple_boundary(const std::vector<Face>& faces, const std::vector<std::uint8_t>& in,
+                     detail::VertexChain& next, std::vector<detail::VertexChain::Link>& loop) {
+    loop.clear();
+    next.clear();
     for (std::size_t f = 0; f < faces.size(); ++f) {
         if (!in[f]) continue;
         for (int e = 0; e < 3; ++e) {
-            const int u = faces[f].v[e], w = faces[f].v[(e + 1) % 3];
-            if (in[static_cast<std::size_t>(owner.at({w, u}))]) continue;
-            if (!next.emplace(u, w).second) return {}; // a vertex twice: pinched
+            const int g = faces[f].across[e];
+            if (!in[static_cast<std::size_t>(g)])
+                next.add(faces[f].v[e], faces[f].v[(e + 1) % 3], g);
         }
     }
-    std::vector<Edge> loop;
-    if (next.empty()) return loop;
-    int u = next.begin()->first;
+    if (next.empty() || !next.sort()) return; // none, or a vertex twice: pinched
+    const int start = next.first();
+    int u = start;
     do {
-        const auto it = next.find(u);
-        if (it == next.end()) return {};
-        loop.emplace_back(u, it->second);
-        u = it->second;
-    } while (u != next.begin()->first && loop.size() <= next.size());
-    if (loop.size() != next.size()) return {}; // more than one loop
-    return loop;
+        const detail::VertexChain::Link* link = next.next(u);
+        if (link == nullptr) {
+            loop.clear();
+            return;
+        }
+        loop.push_back(*link);
+        u = link->to;
+    } while (u != start && loop.size() <= next.size());
+    if (loop.size() != next.size()) loop.clear(); // more than one loop
 }
 
-// The faces that a new point x replaces (visible) and the horizon its new faces join, one
-// simple loop: false when no face sees x beyond tol. With exact arithmetic the faces that see a
-// point outside a convex polytope form a disc; with a tolerance, faces seen by less than tol
-// can be missing from it (a hole, or a second patch, which would give a surface that is not
-// closed). So the region is grown from the face that sees x farthest over edges to faces that
-// see it beyond tol, and, while its boundary is not one loop, also to neighbouring faces that x
-// lies within tol of (their planes through x are the same to round-off). A point for which no
-// loop is found after that lies within round-off of the hull's surface and is left out.
-bool visible_region(const std::vector<Face>& faces, const Vec3& x, double tol,
-                    std::vector<std::uint8_t>& visible, std::vector<Edge>& horizon) {
+// The faces that a new point x replaces (work.visible) and the horizon its new faces join
+// (work.horizon), one simple loop: false when no face sees x beyond tol. With exact arithmetic
+// the faces that see a point outside a convex polytope form a disc; with a tolerance, faces
+// seen by less than tol can be missing from it (a hole, or a second patch, which would give a
+// surface that is not closed). So the region is grown from the face that sees x farthest over
+// edges to faces that see it beyond tol, and, while its boundary is not one loop, also to
+// neighbouring faces that x lies within tol of (their planes through x are the same to
+// round-off). A point for which no loop is found after that lies within round-off of the
+// hull's surface and is left out.
+bool visible_region(const std::vector<Face>& faces, const Vec3& x, double tol, HullWork& work) {
     const std::size_t nf = faces.size();
-    std::vector<double> height(nf);
+    std::vector<double>& height = work.height;
+    height.resize(nf);
     std::size_t top = nf;
     double highest = tol;
     for (std::size_t f = 0; f < nf; ++f) {
@@ -131,21 +160,18 @@ bool visible_region(const std::vector<Face>& faces, const Vec3& x, double tol,
         }
     }
     if (top == nf) return false;
-    std::map<Edge, int> owner;
-    for (std::size_t f = 0; f < nf; ++f)
-        for (int e = 0; e < 3; ++e)
-            owner[{faces[f].v[e], faces[f].v[(e + 1) % 3]}] = static_cast<int>(f);
+    std::vector<std::uint8_t>& visible = work.visible;
     visible.assign(nf, 0);
     const auto grow = [&](double threshold) {
-        std::vector<std::size_t> stack;
+        std::vector<std::size_t>& stack = work.stack;
+        stack.clear();
         for (std::size_t f = 0; f < nf; ++f)
             if (visible[f]) stack.push_back(f);
         while (!stack.empty()) {
             const std::size_t f = stack.back();
             stack.pop_back();
             for (int e = 0; e < 3; ++e) {
-                const auto g =
-                    static_cast<std::size_t>(owner.at({faces[f].v[(e + 1) % 3], faces[f].v[e]}));
+                const auto g = static_cast<std::size_t>(faces[f].across[e]);
                 if (!visible[g] && height[g] > threshold) {
                     visible[g] = 1;
                     stack.push_back(g);
@@ -155,12 +181,43 @@ bool visible_region(const std::vector<Face>& faces, const Vec3& x, double tol,
     };
     visible[top] = 1;
     grow(tol);
-    horizon = simple_boundary(faces, owner, visible);
-    if (horizon.empty()) { // the flood is complete: one retry with the wider threshold
+    simple_boundary(faces, visible, work.boundary, work.horizon);
+    if (work.horizon.empty()) { // the flood is complete: one retry with the wider threshold
         grow(-tol);
-        horizon = simple_boundary(faces, owner, visible);
+        simple_boundary(faces, visible, work.boundary, work.horizon);
     }
-    return !horizon.empty();
+    return !work.horizon.empty();
+}
+
+// Replaces the visible faces by a fan of new faces from point k to the horizon, keeping the
+// order of the faces that stay and every face's neighbours.
+void insert_point(const std::vector<Vec3>& p, int k, std::vector<Face>& faces, HullWork& work) {
+    std::vector<int>& renumbered = work.renumbered;
+    std::vector<Face>& kept = work.kept;
+    renumbered.assign(faces.size(), -1);
+    kept.clear();
+    for (std::size_t f = 0; f < faces.size(); ++f)
+        if (!work.visible[f]) {
+            renumbered[f] = static_cast<int>(kept.size());
+            kept.push_back(faces[f]);
+        }
+    for (Face& f : kept)
+        for (int& g : f.across)
+            g = renumbered[static_cast<std::size_t>(g)]; // -1 across the horizon
+    const auto first = static_cast<int>(kept.size());
+    const auto loop = static_cast<int>(work.horizon.size());
+    for (int j = 0; j < loop; ++j) {
+        const detail::VertexChain::Link& e = work.horizon[static_cast<std::size_t>(j)];
+        Face face = make_face(p, e.from, e.to, k);
+        const int outer = renumbered[static_cast<std::size_t>(e.tag)];
+        // Edge from -> to faces the old face; to -> k the next face of the fan (the horizon
+        // is a chain: it starts at `to`), k -> from the previous one.
+        face.across = {outer, first + (j + 1) % loop, first + (j + loop - 1) % loop};
+        Face& o = kept[static_cast<std::size_t>(outer)];
+        o.across[static_cast<std::size_t>(edge_slot(o, e.to, e.from))] = first + j;
+        kept.push_back(face);
+    }
+    faces.swap(kept);
 }
 
 } // namespace
@@ -242,18 +299,17 @@ ConvexHull convex_hull(const std::vector<Vec3>& p) {
         if (face.normal.dot(inside) > face.offset) face = make_face(p, f[0], f[2], f[1]);
         faces.push_back(face);
     }
+    for (Face& f : faces) // each edge of the tetrahedron has its reverse in one other face
+        for (int e = 0; e < 3; ++e)
+            for (std::size_t g = 0; g < faces.size(); ++g)
+                for (int r = 0; r < 3; ++r)
+                    if (faces[g].v[r] == f.v[(e + 1) % 3] && faces[g].v[(r + 1) % 3] == f.v[e])
+                        f.across[e] = static_cast<int>(g);
+    HullWork work;
     for (std::size_t i = 0; i < p.size(); ++i) {
         const int k = static_cast<int>(i);
         if (k == a || k == b || k == c || k == d) continue;
-        std::vector<Edge> horizon;
-        std::vector<std::uint8_t> visible;
-        if (!visible_region(faces, p[i], tol, visible, horizon)) continue; // inside or on
-        std::vector<Face> kept;
-        for (std::size_t f = 0; f < faces.size(); ++f)
-            if (!visible[f]) kept.push_back(faces[f]);
-        for (const Edge& e : horizon)
-            kept.push_back(make_face(p, e.first, e.second, k));
-        faces = std::move(kept);
+        if (visible_region(faces, p[i], tol, work)) insert_point(p, k, faces, work);
     }
     // Points inserted before the corners that later enclose them stay on the faces (the
     // horizon step removes only faces that see a point beyond tol). A vertex is a corner when

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/core/polyhedron.hpp"
 
+#include "edge_owners.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -71,10 +72,12 @@ Polyhedron make_polyhedron(ConvexHull hull) {
     };
 
     // Each directed edge of a triangle, and the triangle it belongs to.
-    std::map<std::pair<int, int>, int> owner;
+    detail::EdgeOwners owner;
     for (std::size_t t = 0; t < nt; ++t)
         for (int e = 0; e < 3; ++e)
-            owner[{h.faces[t][e], h.faces[t][(e + 1) % 3]}] = static_cast<int>(t);
+            owner.add(h.faces[t][e], h.faces[t][(e + 1) % 3], static_cast<int>(t));
+    owner.sort();
+    if (owner.has_repeat()) throw std::logic_error("make_polyhedron: an edge is met twice");
 
     // Triangles across an edge are one face when each one's far vertex is on the other's plane.
     std::vector<int> parent(nt);
@@ -82,14 +85,14 @@ Polyhedron make_polyhedron(ConvexHull hull) {
     const auto on_plane = [&](std::size_t t, int v) {
         return std::abs(h.normals[t].dot(vertex(v)) - h.offsets[t]) <= tol;
     };
-    for (const auto& [edge, t] : owner) {
-        const auto it = owner.find({edge.second, edge.first});
-        if (it == owner.end()) throw std::logic_error("make_polyhedron: the hull is not closed");
-        const auto ut = static_cast<std::size_t>(t), uu = static_cast<std::size_t>(it->second);
+    for (const detail::EdgeOwners::Entry& edge : owner) {
+        const int t = edge.owner, across = owner.at(edge.to(), edge.from());
+        if (across < 0) throw std::logic_error("make_polyhedron: the hull is not closed");
+        const auto ut = static_cast<std::size_t>(t), uu = static_cast<std::size_t>(across);
         if (ut >= uu) continue; // each edge once
-        if (on_plane(ut, opposite(h.faces[uu], edge.first, edge.second)) &&
-            on_plane(uu, opposite(h.faces[ut], edge.first, edge.second)))
-            parent[static_cast<std::size_t>(find_root(parent, t))] = find_root(parent, it->second);
+        if (on_plane(ut, opposite(h.faces[uu], edge.from(), edge.to())) &&
+            on_plane(uu, opposite(h.faces[ut], edge.from(), edge.to())))
+            parent[static_cast<std::size_t>(find_root(parent, t))] = find_root(parent, across);
     }
 
     // Faces in the order of their first triangle.
@@ -105,20 +108,27 @@ Polyhedron make_polyhedron(ConvexHull hull) {
     }
 
     p.face_start.push_back(0);
-    std::map<std::pair<int, int>, std::array<int, 2>> edge_faces; // (a < b) -> faces
+    // Each face boundary edge (a, b) as (min, max) with the face on its side: index 0 where the
+    // face runs a -> b with a < b. Sorted afterwards, so edges come out in (min, max) order.
+    struct EdgeSide {
+        std::pair<int, int> edge;
+        int side, face;
+    };
+    std::vector<EdgeSide> edge_sides;
+    detail::VertexChain next;
     for (std::size_t f = 0; f < members.size(); ++f) {
         const std::vector<int>& tris = members[f];
         // The boundary: directed edges whose reverse lies in another face, chained from the
         // smallest vertex (a convex polygon passes each of its vertices once).
-        std::map<int, int> next;
+        next.clear();
         std::size_t largest = static_cast<std::size_t>(tris.front());
         double largest_area = -1.0;
         for (int t : tris) {
             const auto& tri = h.faces[static_cast<std::size_t>(t)];
             for (int e = 0; e < 3; ++e) {
                 const int a = tri[e], b = tri[(e + 1) % 3];
-                const int across = owner.at({b, a});
-                if (find_root(parent, across) != find_root(parent, t)) next[a] = b;
+                const int across = owner.at(b, a);
+                if (find_root(parent, across) != find_root(parent, t)) next.add(a, b);
             }
             const double area =
                 (vertex(tri[1]) - vertex(tri[0])).cross(vertex(tri[2]) - vertex(tri[0])).norm();
@@ -127,14 +137,21 @@ Polyhedron make_polyhedron(ConvexHull hull) {
                 largest = static_cast<std::size_t>(t);
             }
         }
-        const int first = next.begin()->first;
+        const auto not_a_polygon = [&] {
+            return std::logic_error("make_polyhedron: face " + std::to_string(f) +
+                                    " is not one convex polygon");
+        };
+        if (next.empty() || !next.sort()) throw not_a_polygon();
+        const int first = next.first();
         int v = first;
         std::size_t walked = 0;
         do {
             p.face_vertices.push_back(v);
-            const int w = next.at(v);
-            auto& sides = edge_faces[{std::min(v, w), std::max(v, w)}];
-            sides[v < w ? 0 : 1] = static_cast<int>(f);
+            const detail::VertexChain::Link* link = next.next(v);
+            if (link == nullptr) throw not_a_polygon();
+            const int w = link->to;
+            edge_sides.push_back(
+                {{std::min(v, w), std::max(v, w)}, v < w ? 0 : 1, static_cast<int>(f)});
             v = w;
             ++walked;
         } while (v != first && walked <= next.size());
@@ -150,12 +167,18 @@ Polyhedron make_polyhedron(ConvexHull hull) {
         p.face_offsets.push_back(offset);
     }
 
+    std::sort(edge_sides.begin(), edge_sides.end(),
+              [](const EdgeSide& a, const EdgeSide& b) { return a.edge < b.edge; });
     std::vector<std::vector<int>> adjacent(h.vertices.size());
-    for (const auto& [edge, faces] : edge_faces) {
-        p.edges.push_back({edge.first, edge.second});
-        p.edge_faces.push_back(faces);
-        adjacent[static_cast<std::size_t>(edge.first)].push_back(edge.second);
-        adjacent[static_cast<std::size_t>(edge.second)].push_back(edge.first);
+    for (std::size_t k = 0; k < edge_sides.size(); ++k) {
+        const auto& edge = edge_sides[k].edge;
+        if (k == 0 || edge != edge_sides[k - 1].edge) {
+            p.edges.push_back({edge.first, edge.second});
+            p.edge_faces.push_back({0, 0});
+            adjacent[static_cast<std::size_t>(edge.first)].push_back(edge.second);
+            adjacent[static_cast<std::size_t>(edge.second)].push_back(edge.first);
+        }
+        p.edge_faces.back()[static_cast<std::size_t>(edge_sides[k].side)] = edge_sides[k].face;
     }
     p.neighbour_start.push_back(0);
     for (auto& list : adjacent) {
