@@ -369,8 +369,10 @@ std::vector<ParamSpec> make_specs() {
         integer("collisions.solver_passes",
                 at(&RunConfig::polyhedra, &polyhedra::PolyhedralContactConfig::solver,
                    &polyhedra::ContactSolverOptions::coulomb_max_iterations),
-                "Polyhedra: cone complementarity problems per step at most (De Saxce's fixed "
-                "point for Coulomb's law; 1: the relaxed friction law of the CCP)",
+                "Polyhedra: passes per step at most for Coulomb's law (apgd: one cone "
+                "complementarity problem per pass, De Saxce's fixed point; pgs takes each "
+                "contact's friction shift as it sweeps, so its first pass solves Coulomb's law "
+                "and the next ones continue it)",
                 1, 1000),
         positive("collisions.solver_tolerance", "",
                  at(&RunConfig::polyhedra, &polyhedra::PolyhedralContactConfig::solver,
