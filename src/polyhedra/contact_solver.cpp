@@ -10,6 +10,7 @@
 #include "rubble/polyhedra/contact_solver.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -59,6 +60,12 @@ struct Prepared {
     std::vector<Vec3> q;      // D^T V_free - C v_wall + b_n e_n, m/s
     // The contacts of each body (CSR, in contact order): entry 2 i for side a, 2 i + 1 for b.
     std::vector<std::size_t> first, entries;
+    // PGS only: the contacts in units (runs of consecutive contacts of one pair of bodies:
+    // unit u is contacts [unit_start[u], unit_start[u + 1])), and the units by colour (colour
+    // k is colour_units[colour_start[k] .. colour_start[k + 1]), in unit order), no two units
+    // of a colour sharing a body, except in the last colour when it is `serial_colour`.
+    std::vector<std::size_t> unit_start, colour_start, colour_units;
+    bool last_colour_serial = false;
 };
 
 std::string contact_text(std::size_t i) {
@@ -168,6 +175,50 @@ void build_lists(Prepared& p) {
     }
 }
 
+// PGS's sweep order (Prepared::unit_start, colour_start, colour_units): greedy colouring of
+// the units in contact order, each the lowest colour that none of its bodies has yet. The
+// units of a colour touch disjoint bodies, so threads may sweep them at once, and the result
+// does not depend on how many do: each contact reads bodies that only other colours change.
+// Colours beyond the 64 of a body's mask (a body in more than 64 pairs) go to one last
+// colour swept in order by one thread.
+void colour_units(Prepared& p) {
+    constexpr int serial_colour = 64;
+    p.unit_start.clear();
+    for (std::size_t i = 0; i < p.nc; ++i)
+        if (i == 0 || p.a[i] != p.a[i - 1] || p.b[i] != p.b[i - 1]) p.unit_start.push_back(i);
+    p.unit_start.push_back(p.nc);
+    const std::size_t units = p.unit_start.size() - 1;
+    std::vector<std::uint64_t> taken(p.nb + 1, 0); // colours used by each body; nb: walls
+    std::vector<int> colour(units);
+    std::vector<std::size_t> count(serial_colour + 2, 0);
+    for (std::size_t u = 0; u < units; ++u) {
+        const std::size_t i = p.unit_start[u];
+        const std::uint64_t b_taken = p.b[i] == p.nb ? 0 : taken[p.b[i]];
+        const std::uint64_t free = ~(taken[p.a[i]] | b_taken);
+        const int c = free == 0 ? serial_colour : std::countr_zero(free);
+        if (c < serial_colour) {
+            taken[p.a[i]] |= std::uint64_t{1} << c;
+            if (p.b[i] != p.nb) taken[p.b[i]] |= std::uint64_t{1} << c;
+        }
+        colour[u] = c;
+        ++count[static_cast<std::size_t>(c) + 1];
+    }
+    p.last_colour_serial = count[serial_colour + 1] > 0;
+    std::size_t used = 0; // colours in use: 0 .. used - 1, then the serial one if any
+    while (used < serial_colour && count[used + 1] > 0)
+        ++used;
+    p.colour_start.assign(1, 0);
+    std::vector<std::size_t> next(serial_colour + 1);
+    for (std::size_t c = 0; c <= serial_colour; ++c) {
+        next[c] = p.colour_start.back();
+        if (c < used || (c == serial_colour && p.last_colour_serial))
+            p.colour_start.push_back(p.colour_start.back() + count[c + 1]);
+    }
+    p.colour_units.resize(units);
+    for (std::size_t u = 0; u < units; ++u)
+        p.colour_units[next[static_cast<std::size_t>(colour[u])]++] = u;
+}
+
 Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> contacts, bool pgs) {
     check_bodies(bodies);
     Prepared p;
@@ -224,6 +275,7 @@ Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> cont
         p.q[i] = relative_velocity(p, i, bodies.vel.data(), bodies.spin.data()) + p.offset[i];
     }
     build_lists(p);
+    if (pgs) colour_units(p);
     return p;
 }
 
@@ -363,14 +415,14 @@ struct CcpResult {
     bool converged = false;
 };
 
-// Projected Gauss-Seidel/SOR: per contact in index order, one projected gradient step on its
-// Delassus block with the scalar step omega / lambda_max(N_ii) (a descent step, so f decreases
-// at every update), the body velocities updated at once. With `local_shift` (Coulomb mode) the
-// contact's shift mu |u_t| is taken from its velocity at the visit, as every other coupling
-// is in Gauss-Seidel, instead of being held for a whole CCP: one sweep then solves Coulomb's
-// law itself (the local De Saxce step of the nonsmooth Gauss-Seidel solvers, De Saxce & Feng
-// 1998; Acary, Bremond & Huber 2018), which a settled pile needs far fewer sweeps for than
-// a sequence of CCPs does.
+// Projected Gauss-Seidel/SOR: per contact in colour order (colour_units), one projected gradient
+// step on its Delassus block with the scalar step omega / lambda_max(N_ii) (a descent step, so f
+// decreases at every update), the body velocities updated at once. With `local_shift` (Coulomb
+// mode) the contact's shift mu |u_t| is taken from its velocity at the visit, as every other
+// coupling is in Gauss-Seidel, instead of being held for a whole CCP: one sweep then solves
+// Coulomb's law itself (the local De Saxce step of the nonsmooth Gauss-Seidel solvers, De Saxce &
+// Feng 1998; Acary, Bremond & Huber 2018), which a settled pile needs far fewer sweeps for than a
+// sequence of CCPs does.
 //
 // The sweep watches |Delta gamma_i| / t_i (t_i the step): the natural map with step t_i, which
 // bounds the residual's (step g_i >= t_i when omega <= 1), since |x - Proj_K(x - t y)| / t does
@@ -388,25 +440,50 @@ CcpResult solve_pgs(const Prepared& p, const ContactSolverOptions& o, double tol
     if (res <= tolerance) return {0, res, true};
     const std::span<const double> inv_mass = p.bodies->inv_mass;
     const std::span<const Mat3> inv_inertia = p.bodies->inv_inertia;
+    // One contact's update; `sweep` keeps the largest (|Delta gamma| / step)^2 (m^2/s^2), and
+    // a NaN, once met.
+    const auto visit = [&](std::size_t i, double& sweep) {
+        Vec3 y = current(i);
+        if (local_shift) w.shift[i] = p.mu[i] * y.tail<2>().norm();
+        y.x() += w.shift[i];
+        const Vec3 old = gamma[i];
+        const double t = o.sor * p.step[i];
+        gamma[i] = project(p, i, old - t * y);
+        const Vec3 change = gamma[i] - old;
+        const double moved2 = change.squaredNorm() / (t * t);
+        sweep = moved2 > sweep || moved2 != moved2 ? moved2 : sweep;
+        const Vec3 f = p.basis[i].transpose() * change;
+        v[p.a[i]] += inv_mass[p.a[i]] * f;
+        s[p.a[i]] += inv_inertia[p.a[i]] * p.r_a[i].cross(f);
+        if (p.b[i] != p.nb) {
+            v[p.b[i]] -= inv_mass[p.b[i]] * f;
+            s[p.b[i]] -= inv_inertia[p.b[i]] * p.r_b[i].cross(f);
+        }
+    };
+    const auto visit_unit = [&](std::size_t u, double& sweep) {
+        for (std::size_t i = p.unit_start[u]; i < p.unit_start[u + 1]; ++i)
+            visit(i, sweep);
+    };
+    const std::size_t colours = p.colour_start.size() - 1;
     for (int it = 1; it <= o.max_iterations; ++it) {
-        double sweep = 0; // (|Delta gamma| / step)^2, m^2/s^2
-        for (std::size_t i = 0; i < p.nc; ++i) {
-            Vec3 y = current(i);
-            if (local_shift) w.shift[i] = p.mu[i] * y.tail<2>().norm();
-            y.x() += w.shift[i];
-            const Vec3 old = gamma[i];
-            const double t = o.sor * p.step[i];
-            gamma[i] = project(p, i, old - t * y);
-            const Vec3 change = gamma[i] - old;
-            const double moved2 = change.squaredNorm() / (t * t);
-            sweep = moved2 > sweep || moved2 != moved2 ? moved2 : sweep; // a NaN sticks
-            const Vec3 f = p.basis[i].transpose() * change;
-            v[p.a[i]] += inv_mass[p.a[i]] * f;
-            s[p.a[i]] += inv_inertia[p.a[i]] * p.r_a[i].cross(f);
-            if (p.b[i] != p.nb) {
-                v[p.b[i]] -= inv_mass[p.b[i]] * f;
-                s[p.b[i]] -= inv_inertia[p.b[i]] * p.r_b[i].cross(f);
+        double sweep = 0;
+#pragma omp parallel if (p.nc >= parallel_min)
+        {
+            double mine = 0;
+            for (std::size_t k = 0; k < colours; ++k) {
+                const std::size_t lo = p.colour_start[k], hi = p.colour_start[k + 1];
+                if (k + 1 == colours && p.last_colour_serial) {
+#pragma omp single
+                    for (std::size_t pos = lo; pos < hi; ++pos)
+                        visit_unit(p.colour_units[pos], mine);
+                } else {
+#pragma omp for schedule(static)
+                    for (std::size_t pos = lo; pos < hi; ++pos)
+                        visit_unit(p.colour_units[pos], mine);
+                }
             }
+#pragma omp critical(rubble_pgs_sweep)
+            sweep = mine > sweep || mine != mine ? mine : sweep;
         }
         if (sweep <= tolerance * tolerance) {
             if (local_shift) update_shift_from(p, current, w.shift);

@@ -649,6 +649,45 @@ TEST_P(ContactSolverMethod, SameBitsWithAnyThreadCount) {
     omp_set_num_threads(threads);
 }
 
+// A random problem in which body 2 also meets bodies 3 to 102.
+RandomProblem problem_with_a_hub(std::uint64_t seed, int nb, int nc) {
+    RandomProblem r = random_problem(seed, nb, nc);
+    Rng rng(seed + 1);
+    for (std::int64_t k = 3; k < 103; ++k) {
+        const Vec3 ra = r.size[2] * rng.in_ball(0.7), rb = r.size[k] * rng.in_ball(0.7);
+        r.p.contacts.push_back(
+            contact(2, k, ra, rb, rng.unit_vector(), rng.uniform(0, 1), rng.uniform(0, 0.5)));
+    }
+    return r;
+}
+
+TEST(ContactSolver, PgsWithABodyInMoreThan64Pairs) {
+    // PGS sweeps pairs of bodies in colours (no two pairs of a colour share a body) on several
+    // threads at once; a body in more than 64 pairs sends its later pairs to one last colour
+    // swept in order by one thread. Body 2 here meets 100 others: the same bits on any number
+    // of threads, and the solution.
+    const RandomProblem r = problem_with_a_hub(43, 2100, 4200);
+    ContactSolverOptions o = options(ContactMethod::pgs, 1e-12);
+    o.max_iterations = 20;
+    o.coulomb_max_iterations = 2;
+    const int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    const ContactSolution one = r.p.solve(o);
+    for (const int n : {2, 3}) {
+        omp_set_num_threads(n);
+        const ContactSolution many = r.p.solve(o);
+        EXPECT_EQ(many.residual, one.residual);
+        EXPECT_TRUE(many.impulse == one.impulse) << n << " threads";
+        EXPECT_TRUE(many.vel == one.vel) << n << " threads";
+    }
+    omp_set_num_threads(threads);
+    const RandomProblem small = problem_with_a_hub(45, 150, 300);
+    const double tol = 1e-9;
+    const ContactSolution solved = small.p.solve(options(ContactMethod::pgs, tol));
+    EXPECT_TRUE(solved.converged);
+    check_conditions(small.p, solved, true, tol);
+}
+
 TEST_P(ContactSolverMethod, IterationCapsAreReported) {
     const RandomProblem r = random_problem(51, 30, 80);
     ContactSolverOptions o = options(GetParam(), 1e-12, false);
