@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -237,7 +238,7 @@ Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> cont
     p.cone.resize(p.nc);
     if (pgs) p.step.resize(p.nc);
     p.q.resize(p.nc);
-    for (std::size_t i = 0; i < p.nc; ++i) {
+    const auto prepare_contact = [&](std::size_t i) {
         const SolverContact& c = contacts[i];
         check_contact(c, i, p.nb);
         p.a[i] = static_cast<std::size_t>(c.a);
@@ -273,7 +274,23 @@ Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> cont
             p.step[i] = 1.0 / eigen.eigenvalues().maxCoeff();
         }
         p.q[i] = relative_velocity(p, i, bodies.vel.data(), bodies.spin.data()) + p.offset[i];
+    };
+    // Each contact on its own; of bad ones, the first in contact order is reported.
+    std::size_t first_bad = p.nc;
+    std::exception_ptr bad;
+#pragma omp parallel for schedule(static) if (p.nc >= parallel_min)
+    for (std::size_t i = 0; i < p.nc; ++i) {
+        try {
+            prepare_contact(i);
+        } catch (...) {
+#pragma omp critical(rubble_solver_prepare)
+            if (i < first_bad) {
+                first_bad = i;
+                bad = std::current_exception();
+            }
+        }
     }
+    if (bad) std::rethrow_exception(bad);
     build_lists(p);
     if (pgs) colour_units(p);
     return p;

@@ -61,17 +61,6 @@ void plane_contacts(std::size_t k, const PlacedBody& p, const boundaries::Wall& 
 
 } // namespace
 
-std::size_t NscWarmKeyHash::operator()(const NscWarmKey& k) const {
-    const auto mix = [](std::uint64_t h, std::uint64_t x) {
-        return (h ^ x) * 0x100000001b3ULL; // FNV-1a step
-    };
-    std::uint64_t h = 0xcbf29ce484222325ULL;
-    h = mix(h, static_cast<std::uint64_t>(k.id_a));
-    h = mix(h, static_cast<std::uint64_t>(k.id_b));
-    h = mix(h, k.feature);
-    return static_cast<std::size_t>(h);
-}
-
 // The envelope is the margin unless set: a resting contact, a separation of the cores of up to
 // two margins, stays a contact from step to step (Ferrari et al. 2017, sec. 2.3). The recovery
 // speed undoes an overlap of one margin in auto_recovery_steps steps unless set.
@@ -93,6 +82,8 @@ Placement place_bodies(const Bodies& b, std::span<const shapes::Polyhedron> core
     Placement out;
     out.bodies.resize(n);
     out.reach.resize(n);
+    // (Each body has one hull: b.hulls.body is a permutation, so the threads write apart.)
+#pragma omp parallel for schedule(static) if (n >= parallel_pairs)
     for (std::size_t k = 0; k < n; ++k) {
         const auto shape = static_cast<std::size_t>(b.hulls.shape[k]);
         const auto body = static_cast<std::size_t>(b.hulls.body[k]);
@@ -258,6 +249,11 @@ SolverProblem build_solver_contacts(const Bodies& b, std::span<const FoundContac
     SolverProblem problem;
     problem.contacts.resize(found.size());
     double fastest = 0.0; // m/s, the largest relative speed at a contact: the solver's scale
+    std::int64_t overlaps = 0;
+    double max_overlap = 0.0;
+    // Each contact on its own (the maxima and the count do not depend on the order).
+#pragma omp parallel for schedule(static) reduction(max : fastest, max_overlap) \
+    reduction(+ : overlaps) if (found.size() >= parallel_pairs)
     for (std::size_t c = 0; c < found.size(); ++c) {
         const FoundContact& f = found[c];
         SolverContact& s = problem.contacts[c];
@@ -287,15 +283,17 @@ SolverProblem build_solver_contacts(const Bodies& b, std::span<const FoundContac
         if (config.eps_n > 0.0 && un < -config.v_min && f.gap + h * un < 0.0)
             bias = std::min(bias, config.eps_n * un);
         s.bias = bias;
-        if (const auto it = warm.find(warm_key(b, f)); it != warm.end())
-            s.warm = Vec3(it->second.dot(s.n), it->second.dot(s.t1), it->second.dot(s.t2));
+        if (const Vec3* j = warm.find(warm_key(b, f)); j != nullptr)
+            s.warm = Vec3(j->dot(s.n), j->dot(s.t1), j->dot(s.t2));
         if (f.gap < 0.0) {
             const double depth = -f.gap / sum_radii;
-            if (depth > config.overlap_tolerance) ++problem.overlaps;
-            problem.max_overlap = std::max(problem.max_overlap, depth);
+            if (depth > config.overlap_tolerance) ++overlaps;
+            max_overlap = std::max(max_overlap, depth);
         }
     }
     problem.fastest = fastest;
+    problem.overlaps = overlaps;
+    problem.max_overlap = max_overlap;
     return problem;
 }
 
@@ -329,16 +327,19 @@ ContactSolution solve_impulses(const Bodies& b, const InverseMasses& inverse,
 void record_impulses(const Bodies& b, std::span<const FoundContact> found,
                      std::span<const SolverContact> contacts, const ContactSolution& solution,
                      NscWarmStarts& warm, std::vector<NscContact>& reports) {
-    warm.clear();
-    reports.clear();
+    reports.resize(found.size());
+#pragma omp parallel for schedule(static) if (found.size() >= parallel_pairs)
     for (std::size_t c = 0; c < found.size(); ++c) {
         const FoundContact& f = found[c];
         const SolverContact& s = contacts[c];
         const Vec3& g = solution.impulse[c];
         const Vec3 impulse = g.x() * s.n + g.y() * s.t1 + g.z() * s.t2;
-        warm[warm_key(b, f)] = impulse;
-        reports.push_back(NscContact{f.a, f.b, f.wall, f.point, f.normal, f.gap, impulse});
+        reports[c] = NscContact{f.a, f.b, f.wall, f.point, f.normal, f.gap, impulse};
     }
+    warm.clear();
+    warm.reserve(found.size());
+    for (std::size_t c = 0; c < found.size(); ++c) // in order: a repeated key keeps the last
+        warm.assign(warm_key(b, found[c]), reports[c].impulse);
 }
 
 // Semi-implicit Euler on the leapfrog's free velocity (Anitescu & Tasora 2010): the positions

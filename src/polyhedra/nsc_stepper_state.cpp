@@ -15,10 +15,10 @@
 namespace rubble::polyhedra {
 
 integrate::StepperState NscStepper::save_state() const {
-    std::vector<std::pair<WarmKey, Vec3>> entries(warm_.begin(), warm_.end());
+    std::vector<NscWarmStarts::Entry> entries = warm_.entries();
     std::sort(entries.begin(), entries.end(), [](const auto& x, const auto& y) {
-        return std::tie(x.first.id_a, x.first.id_b, x.first.feature) <
-               std::tie(y.first.id_a, y.first.id_b, y.first.feature);
+        return std::tie(x.key.id_a, x.key.id_b, x.key.feature) <
+               std::tie(y.key.id_a, y.key.id_b, y.key.feature);
     });
     integrate::StepperState s;
     s.stepper = name();
@@ -63,13 +63,13 @@ void NscStepper::restore_state(const integrate::StepperState& s) {
     const auto& id = array("id", 2, true).ints;
     const auto& feature = array("feature", 1, true).ints;
     const auto& impulse = array("impulse", 3, false).reals;
-    std::unordered_map<WarmKey, Vec3, WarmKeyHash> warm;
+    NscWarmStarts warm;
     warm.reserve(s.rows);
     for (std::size_t r = 0; r < s.rows; ++r) {
         const WarmKey key{id[2 * r], id[2 * r + 1], static_cast<std::uint64_t>(feature[r])};
         const Vec3 j(impulse[3 * r], impulse[3 * r + 1], impulse[3 * r + 2]);
         if (!j.allFinite()) throw InputError("impulse row " + std::to_string(r) + " is not finite");
-        if (!warm.emplace(key, j).second)
+        if (!warm.insert(key, j))
             throw InputError("row " + std::to_string(r) + " repeats the key of an earlier row");
     }
     warm_ = std::move(warm);

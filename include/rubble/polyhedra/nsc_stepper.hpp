@@ -29,7 +29,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include "rubble/boundaries/fixed_hull.hpp"
@@ -37,6 +36,7 @@
 #include "rubble/integrate/stepper.hpp"
 #include "rubble/polyhedra/contact_solver.hpp"
 #include "rubble/polyhedra/nsc_config.hpp"
+#include "rubble/polyhedra/warm_starts.hpp"
 
 namespace rubble::polyhedra {
 
@@ -60,18 +60,6 @@ struct NscContact {
     double gap = 0.0;            ///< m at the start of the step
     Vec3 impulse = Vec3::Zero(); ///< N s on a, world
 };
-
-/// The key of a contact's warm start: the body ids and the contact's feature.
-struct NscWarmKey {
-    std::int64_t id_a, id_b; ///< body ids; id_b = -1 - wall index for a wall or fixed hull
-    std::uint64_t feature;   ///< the manifold point's feature key, or the wall vertex
-    bool operator==(const NscWarmKey&) const = default;
-};
-struct NscWarmKeyHash {
-    std::size_t operator()(const NscWarmKey& k) const;
-};
-/// The last step's impulses (N s, world) by contact key.
-using NscWarmStarts = std::unordered_map<NscWarmKey, Vec3, NscWarmKeyHash>;
 
 class NscStepper final : public integrate::Stepper {
 public:
@@ -106,7 +94,6 @@ public:
 
 private:
     using WarmKey = NscWarmKey;
-    using WarmKeyHash = NscWarmKeyHash;
 
     void refresh_cores(const Bodies& b);
     /// The margin in use, for messages: "collisions.margin = X m" (or the automatic one).
