@@ -67,6 +67,10 @@ struct Prepared {
     // of a colour sharing a body, except in the last colour when it is `serial_colour`.
     std::vector<std::size_t> unit_start, colour_start, colour_units;
     bool last_colour_serial = false;
+    // PGS only, the same order as positions: the contact at each position of a sweep
+    // (colours, then their units, then each unit's contacts), and where the q-th unit of
+    // colour_units starts (unit_pos[q] .. unit_pos[q + 1]).
+    std::vector<std::size_t> sweep, unit_pos;
 };
 
 std::string contact_text(std::size_t i) {
@@ -218,6 +222,14 @@ void colour_units(Prepared& p) {
     p.colour_units.resize(units);
     for (std::size_t u = 0; u < units; ++u)
         p.colour_units[next[static_cast<std::size_t>(colour[u])]++] = u;
+    p.sweep.clear();
+    p.unit_pos.clear();
+    for (const std::size_t u : p.colour_units) {
+        p.unit_pos.push_back(p.sweep.size());
+        for (std::size_t i = p.unit_start[u]; i < p.unit_start[u + 1]; ++i)
+            p.sweep.push_back(i);
+    }
+    p.unit_pos.push_back(p.sweep.size());
 }
 
 Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> contacts, bool pgs) {
@@ -384,19 +396,23 @@ template <class Term> double ordered_sum(std::size_t n, std::vector<double>& par
     return total;
 }
 
-// project_on_cone for contact i, without its divisions and square roots where the point is
-// inside the cone or its polar cone (the tests squared), which is what the solvers' sweeps mostly
-// meet.
-Vec3 project(const Prepared& p, std::size_t i, const Vec3& x) {
-    const double mu = p.mu[i], normal = x.x();
+// project_on_cone with cone = 1 / (1 + mu^2), without its divisions and square roots where the
+// point is inside the cone or its polar cone (the tests squared), which is what the solvers' sweeps
+// mostly meet.
+Vec3 project_on(double mu, double cone, const Vec3& x) {
+    const double normal = x.x();
     if (mu == 0) return Vec3(std::max(normal, 0.0), 0, 0);
     const double t2 = x.y() * x.y() + x.z() * x.z(), mu2 = mu * mu;
     if (normal >= 0 && t2 <= mu2 * normal * normal) return x;            // inside the cone
     if (normal <= 0 && mu2 * t2 <= normal * normal) return Vec3::Zero(); // inside the polar cone
     const double t = std::sqrt(t2);                                      // > 0 here
-    const double n = (normal + mu * t) * p.cone[i];
+    const double n = (normal + mu * t) * cone;
     const double scale = mu * n / t;
     return Vec3(n, scale * x.y(), scale * x.z());
+}
+
+Vec3 project(const Prepared& p, std::size_t i, const Vec3& x) {
+    return project_on(p.mu[i], p.cone[i], x);
 }
 
 // (|gamma - Proj_K(gamma - g y)| / g)^2 (m^2/s^2): the natural map of contact i as a velocity,
@@ -432,14 +448,31 @@ struct CcpResult {
     bool converged = false;
 };
 
-// Projected Gauss-Seidel/SOR: per contact in colour order (colour_units), one projected gradient
-// step on its Delassus block with the scalar step omega / lambda_max(N_ii) (a descent step, so f
-// decreases at every update), the body velocities updated at once. With `local_shift` (Coulomb
-// mode) the contact's shift mu |u_t| is taken from its velocity at the visit, as every other
-// coupling is in Gauss-Seidel, instead of being held for a whole CCP: one sweep then solves
-// Coulomb's law itself (the local De Saxce step of the nonsmooth Gauss-Seidel solvers, De Saxce &
-// Feng 1998; Acary, Bremond & Huber 2018), which a settled pile needs far fewer sweeps for than a
-// sequence of CCPs does.
+// A contact as PGS sweeps it: what its update reads, packed, in sweep order (Prepared::sweep),
+// so that a sweep streams through memory instead of striding over a dozen arrays in colour
+// order. The same numbers as Prepared's, so the same arithmetic and bits.
+struct PgsContact {
+    Mat3 basis;
+    Vec3 r_a, r_b, offset;
+    double step, mu, cone; // step: omega / lambda_max(N_ii)
+    std::size_t a, b;      // b == nb: a wall
+};
+
+// A body as PGS updates it: its velocities and inverse mass and inertia in one place.
+struct PgsBody {
+    Vec3 v, w;
+    double inv_mass;
+    Mat3 inv_inertia;
+};
+
+// Projected Gauss-Seidel/SOR: per contact in colour order (Prepared::sweep), one projected
+// gradient step on its Delassus block with the scalar step omega / lambda_max(N_ii) (a descent
+// step, so f decreases at every update), the body velocities updated at once. With
+// `local_shift` (Coulomb mode) the contact's shift mu |u_t| is taken from its velocity at the
+// visit, as every other coupling is in Gauss-Seidel, instead of being held for a whole CCP:
+// one sweep then solves Coulomb's law itself (the local De Saxce step of the nonsmooth
+// Gauss-Seidel solvers, De Saxce & Feng 1998; Acary, Bremond & Huber 2018), which a settled
+// pile needs far fewer sweeps for than a sequence of CCPs does.
 //
 // The sweep watches |Delta gamma_i| / t_i (t_i the step): the natural map with step t_i, which
 // bounds the residual's (step g_i >= t_i when omega <= 1), since |x - Proj_K(x - t y)| / t does
@@ -448,67 +481,97 @@ struct CcpResult {
 CcpResult solve_pgs(const Prepared& p, const ContactSolverOptions& o, double tolerance,
                     bool local_shift, std::vector<Vec3>& gamma, Workspace& w) {
     evaluate(p, gamma, w);
-    Vec3* v = w.vel.data();
-    Vec3* s = w.spin.data();
     const auto current = [&](std::size_t i) -> Vec3 {
-        return relative_velocity(p, i, v, s) + p.offset[i];
+        return relative_velocity(p, i, w.vel.data(), w.spin.data()) + p.offset[i];
     };
     double res = max_residual(p, gamma, w.shift, current);
     if (res <= tolerance) return {0, res, true};
-    const std::span<const double> inv_mass = p.bodies->inv_mass;
-    const std::span<const Mat3> inv_inertia = p.bodies->inv_inertia;
+
+    const bool parallel = p.nc >= parallel_min;
+    std::vector<PgsContact> pc(p.nc);
+    std::vector<Vec3> g(p.nc);
+    std::vector<double> shift(p.nc);
+#pragma omp parallel for schedule(static) if (parallel)
+    for (std::size_t k = 0; k < p.nc; ++k) {
+        const std::size_t i = p.sweep[k];
+        pc[k] = PgsContact{p.basis[i], p.r_a[i],  p.r_b[i], p.offset[i], o.sor * p.step[i],
+                           p.mu[i],    p.cone[i], p.a[i],   p.b[i]};
+        g[k] = gamma[i];
+        shift[k] = w.shift[i];
+    }
+    std::vector<PgsBody> pb(p.nb);
+    for (std::size_t k = 0; k < p.nb; ++k)
+        pb[k] = PgsBody{w.vel[k], w.spin[k], p.bodies->inv_mass[k], p.bodies->inv_inertia[k]};
+    // Back to the caller's order, for the residual of the whole state and the result.
+    const auto unpack = [&] {
+#pragma omp parallel for schedule(static) if (parallel)
+        for (std::size_t k = 0; k < p.nc; ++k) {
+            gamma[p.sweep[k]] = g[k];
+            w.shift[p.sweep[k]] = shift[k];
+        }
+        for (std::size_t k = 0; k < p.nb; ++k) {
+            w.vel[k] = pb[k].v;
+            w.spin[k] = pb[k].w;
+        }
+        if (local_shift) update_shift_from(p, current, w.shift);
+    };
+
     // One contact's update; `sweep` keeps the largest (|Delta gamma| / step)^2 (m^2/s^2), and
     // a NaN, once met.
-    const auto visit = [&](std::size_t i, double& sweep) {
-        Vec3 y = current(i);
-        if (local_shift) w.shift[i] = p.mu[i] * y.tail<2>().norm();
-        y.x() += w.shift[i];
-        const Vec3 old = gamma[i];
-        const double t = o.sor * p.step[i];
-        gamma[i] = project(p, i, old - t * y);
-        const Vec3 change = gamma[i] - old;
-        const double moved2 = change.squaredNorm() / (t * t);
+    const auto visit = [&](std::size_t k, double& sweep) {
+        const PgsContact& c = pc[k];
+        PgsBody& ba = pb[c.a];
+        Vec3 lin = ba.v + ba.w.cross(c.r_a);
+        if (c.b != p.nb) lin -= pb[c.b].v + pb[c.b].w.cross(c.r_b);
+        Vec3 y = c.basis * lin + c.offset;
+        if (local_shift) shift[k] = c.mu * y.tail<2>().norm();
+        y.x() += shift[k];
+        const Vec3 old = g[k];
+        g[k] = project_on(c.mu, c.cone, old - c.step * y);
+        const Vec3 change = g[k] - old;
+        const double moved2 = change.squaredNorm() / (c.step * c.step);
         sweep = moved2 > sweep || moved2 != moved2 ? moved2 : sweep;
-        const Vec3 f = p.basis[i].transpose() * change;
-        v[p.a[i]] += inv_mass[p.a[i]] * f;
-        s[p.a[i]] += inv_inertia[p.a[i]] * p.r_a[i].cross(f);
-        if (p.b[i] != p.nb) {
-            v[p.b[i]] -= inv_mass[p.b[i]] * f;
-            s[p.b[i]] -= inv_inertia[p.b[i]] * p.r_b[i].cross(f);
+        const Vec3 f = c.basis.transpose() * change;
+        ba.v += ba.inv_mass * f;
+        ba.w += ba.inv_inertia * c.r_a.cross(f);
+        if (c.b != p.nb) {
+            PgsBody& bb = pb[c.b];
+            bb.v -= bb.inv_mass * f;
+            bb.w -= bb.inv_inertia * c.r_b.cross(f);
         }
     };
-    const auto visit_unit = [&](std::size_t u, double& sweep) {
-        for (std::size_t i = p.unit_start[u]; i < p.unit_start[u + 1]; ++i)
-            visit(i, sweep);
+    const auto visit_unit = [&](std::size_t q, double& sweep) {
+        for (std::size_t k = p.unit_pos[q]; k < p.unit_pos[q + 1]; ++k)
+            visit(k, sweep);
     };
     const std::size_t colours = p.colour_start.size() - 1;
     for (int it = 1; it <= o.max_iterations; ++it) {
         double sweep = 0;
-#pragma omp parallel if (p.nc >= parallel_min)
+#pragma omp parallel if (parallel)
         {
             double mine = 0;
             for (std::size_t k = 0; k < colours; ++k) {
                 const std::size_t lo = p.colour_start[k], hi = p.colour_start[k + 1];
                 if (k + 1 == colours && p.last_colour_serial) {
 #pragma omp single
-                    for (std::size_t pos = lo; pos < hi; ++pos)
-                        visit_unit(p.colour_units[pos], mine);
+                    for (std::size_t q = lo; q < hi; ++q)
+                        visit_unit(q, mine);
                 } else {
 #pragma omp for schedule(static)
-                    for (std::size_t pos = lo; pos < hi; ++pos)
-                        visit_unit(p.colour_units[pos], mine);
+                    for (std::size_t q = lo; q < hi; ++q)
+                        visit_unit(q, mine);
                 }
             }
 #pragma omp critical(rubble_pgs_sweep)
             sweep = mine > sweep || mine != mine ? mine : sweep;
         }
         if (sweep <= tolerance * tolerance) {
-            if (local_shift) update_shift_from(p, current, w.shift);
+            unpack();
             res = max_residual(p, gamma, w.shift, current);
             if (res <= tolerance) return {it, res, true};
         }
     }
-    if (local_shift) update_shift_from(p, current, w.shift);
+    unpack();
     return {o.max_iterations, max_residual(p, gamma, w.shift, current), false};
 }
 

@@ -2,6 +2,7 @@
 #include "rubble/polyhedra/nsc_stages.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
 #include <tuple>
 
@@ -44,6 +45,18 @@ ContactManifold core_contacts(const PlacedBody& pa, const shapes::Polyhedron& co
     }
     return contact_manifold(PlacedPolyhedron{core_a, pa.pose, m},
                             PlacedPolyhedron{core_b, pb.pose, m}, normal, max_gap);
+}
+
+// Whether the boxes around two placed cores are farther apart along a world axis than `gap`
+// (m): then so are the cores, and GJK would find them out of reach. Most candidate pairs of a
+// pile are (their bounding spheres meet, elongated grains do not): this test costs six
+// comparisons where GJK's early exit costs two support scans. The factor keeps round-off of
+// the boxes (ulps of the coordinates) from deciding a pair that GJK would keep.
+bool boxes_apart(const PlacedBody& a, const PlacedBody& b, double gap) {
+    const double apart = std::max({b.lo.x - a.hi.x, a.lo.x - b.hi.x, b.lo.y - a.hi.y,
+                                   a.lo.y - b.hi.y, b.lo.z - a.hi.z, a.lo.z - b.hi.z});
+    return apart >
+           gap * (1.0 + 1e-9) + 1e-12 * (std::abs(a.lo.x) + std::abs(a.lo.y) + std::abs(a.lo.z));
 }
 
 // The core vertices of body k within `reach` of plane wall w, whose point is at `at` now.
@@ -91,6 +104,11 @@ Placement place_bodies(const Bodies& b, std::span<const shapes::Polyhedron> core
         p.pose = Pose{b.pos[body], b.orientation[body].toRotationMatrix()};
         for (const Vec3& v : cores[shape].hull.vertices)
             p.world.push_back(to_point3(p.pose.position + p.pose.rotation * v));
+        p.lo = p.hi = p.world.front();
+        for (const Point3& x : p.world) {
+            p.lo = Point3{std::min(p.lo.x, x.x), std::min(p.lo.y, x.y), std::min(p.lo.z, x.z)};
+            p.hi = Point3{std::max(p.hi.x, x.x), std::max(p.hi.y, x.y), std::max(p.hi.z, x.z)};
+        }
         p.rim_speed = b.spin[body].norm() * b.radius[body];
         // What the body can cover in the step, and half the envelope each.
         out.reach[body] =
@@ -132,6 +150,7 @@ std::vector<ContactManifold> narrow_phase(const Placement& placed,
         const PlacedBody &pa = placed.bodies[ui], &pb = placed.bodies[uj];
         // Contacts the pair can reach in the step: the envelope plus its approach.
         const double approach = h * ((vel[ui] - vel[uj]).norm() + pa.rim_speed + pb.rim_speed);
+        if (boxes_apart(pa, pb, 2.0 * m + envelope + approach)) continue; // GJK's answer too
         try {
             manifolds[q] = core_contacts(pa, cores[shape_of[ui]], pb, cores[shape_of[uj]], m,
                                          envelope + approach);

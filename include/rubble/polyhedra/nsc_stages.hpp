@@ -54,6 +54,7 @@ struct StepScales {
 struct PlacedBody {
     Pose pose;
     std::vector<Point3> world; ///< core vertices, world
+    Point3 lo, hi;             ///< m, the corners of the world-axis box around `world`
     double rim_speed = 0.0;    ///< m/s, |w| times the circumradius: the fastest a vertex turns
 };
 
