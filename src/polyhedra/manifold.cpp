@@ -403,7 +403,7 @@ void feature_manifold(const PlacedPolyhedron& a, const PlacedPolyhedron& b, cons
 } // namespace
 
 ContactManifold contact_manifold(const PlacedPolyhedron& a, const PlacedPolyhedron& b,
-                                 const Vec3& normal, double max_gap) {
+                                 const Vec3& normal, double max_gap, double separation) {
     const double length = normal.norm();
     if (!(length > 0.0) || !std::isfinite(length))
         throw std::invalid_argument("contact manifold: the normal must have a finite, non-zero "
@@ -421,8 +421,25 @@ ContactManifold contact_manifold(const PlacedPolyhedron& a, const PlacedPolyhedr
     if (std::max(fa.cos, fb.cos) >= face_contact_cos) {
         const bool on_a = fa.cos >= fb.cos - reference_tie;
         if (on_a ? face_manifold(a, b, fa.face, true, max_gap, m)
-                 : face_manifold(b, a, fb.face, false, max_gap, m))
+                 : face_manifold(b, a, fb.face, false, max_gap, m)) {
+            // Deep in, the support vertex can lie outside the reference face's prism and the
+            // clipped points all be shallower than the shapes are: then the supporting
+            // features' point, as deep as they are, goes first (the other points after it).
+            double shallowest = m.points[0].gap;
+            for (int k = 1; k < m.count; ++k)
+                shallowest = std::min(shallowest, m.points[at(k)].gap);
+            if (std::isfinite(separation) && shallowest > separation + a.margin + b.margin) {
+                ContactManifold deep;
+                feature_manifold(a, b, n, va, vb, max_gap, deep);
+                if (deep.count == 1 && deep.points[0].gap < shallowest) {
+                    for (int k = std::min(m.count, 3); k > 0; --k)
+                        m.points[at(k)] = m.points[at(k - 1)];
+                    m.points[0] = deep.points[0];
+                    m.count = std::min(m.count + 1, 4);
+                }
+            }
             return m;
+        }
     }
     // No face close enough to the normal, or none of its clipped points within max_gap (the
     // incident face does not reach over the reference face): the supporting features.

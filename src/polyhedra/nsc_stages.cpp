@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <tuple>
 
 #include "rubble/core/rigid_body.hpp"
@@ -32,19 +33,22 @@ ContactManifold core_contacts(const PlacedBody& pa, const shapes::Polyhedron& co
     const Point3 towards_b = to_point3(pb.pose.position - pa.pose.position);
     // The walk stops once the cores are certainly out of reach (most candidate pairs).
     const GjkResult g = gjk_distance(sa, sb, towards_b, 2.0 * m + max_gap);
-    Vec3 normal; // from b to a
+    Vec3 normal;                                                  // from b to a
+    double separation = std::numeric_limits<double>::quiet_NaN(); // of the grains, m
     if (!g.overlap && g.distance > 0.0) {
         if (g.beyond || g.distance - 2.0 * m > max_gap) return ContactManifold{};
         normal = (to_vec3(g.on_a) - to_vec3(g.on_b)) / g.distance;
+        separation = g.distance - 2.0 * m;
     } else {
         // The cores overlap: penetration beyond the margin, the normal from EPA (its normal
         // points from A to B).
         const PenetrationResult e = penetration_depth(sa, sb, towards_b);
         normal =
             e.overlap ? -to_vec3(e.normal) : Vec3(pa.pose.position - pb.pose.position).normalized();
+        if (e.overlap) separation = -e.depth - 2.0 * m;
     }
     return contact_manifold(PlacedPolyhedron{core_a, pa.pose, m},
-                            PlacedPolyhedron{core_b, pb.pose, m}, normal, max_gap);
+                            PlacedPolyhedron{core_b, pb.pose, m}, normal, max_gap, separation);
 }
 
 // Whether the boxes around two placed cores are farther apart along a world axis than `gap`

@@ -23,7 +23,8 @@
 // vertex along the normal, not among all faces: the support vertex is the shape's deepest
 // point, so the polygon clipped always holds it, and the smallest gap of a face contact is the
 // shapes' separation along the reference normal whenever that vertex projects into the
-// reference face. Everything is computed in the reference body's frame, where its face planes
+// reference face; when it does not (shapes deep in each other), the separation the caller
+// knows from GJK or EPA brings in the supporting features' point (contact_manifold). Everything is computed in the reference body's frame, where its face planes
 // are stored exactly and the other body is a relative pose away, so the round-off is that of
 // the grains' sizes, not of their distance from the origin.
 //
@@ -33,6 +34,7 @@
 // manifold_max_face_vertices.
 #include <array>
 #include <cstdint>
+#include <limits>
 
 #include "rubble/core/polyhedron.hpp"
 #include "rubble/core/types.hpp"
@@ -139,10 +141,19 @@ inline constexpr int manifold_max_face_vertices = 64;
 /// gap is at least their distance (a point of the clipped polygon inside the reference face's
 /// prism is at least as far from the other shape as from the reference face) and the smallest
 /// is their distance when a face of either is the closest feature. Empty when every point found
-/// is farther than max_gap (the shapes are then at least about that far apart). Throws
+/// is farther than max_gap (the shapes are then at least about that far apart).
+///
+/// `separation` (m, optional) is the shapes' signed distance along the normal that the caller
+/// knows (GJK's distance, or minus EPA's depth, less both margins). Deep in, the deepest vertex
+/// can lie outside the reference face's prism, and every clipped point be shallower than the
+/// shapes are: a solver given only those would let them sink further (seen in a 1e4-grain
+/// collapse: clipped gaps of +0.24 m where the grains overlapped by 0.19 m). When the smallest
+/// gap exceeds `separation` by more than both margins, the supporting features' point (the
+/// edge or vertex contact's, as deep as the shapes) is put first. Throws
 /// std::invalid_argument for a normal of zero or non-finite length, a negative or non-finite
 /// margin, or a face of more than manifold_max_face_vertices vertices.
-[[nodiscard]] ContactManifold contact_manifold(const PlacedPolyhedron& a, const PlacedPolyhedron& b,
-                                               const Vec3& normal, double max_gap);
+[[nodiscard]] ContactManifold
+contact_manifold(const PlacedPolyhedron& a, const PlacedPolyhedron& b, const Vec3& normal,
+                 double max_gap, double separation = std::numeric_limits<double>::quiet_NaN());
 
 } // namespace rubble::polyhedra

@@ -15,10 +15,12 @@
 
 #include <gtest/gtest.h>
 
+#include "deep_pair_fixture.hpp"
 #include "polytope_reference.hpp"
 #include "rubble/core/polyhedron.hpp"
 #include "rubble/core/random.hpp"
 #include "rubble/ic/aggregates.hpp"
+#include "rubble/polyhedra/epa.hpp"
 #include "rubble/polyhedra/gjk.hpp"
 #include "rubble/polyhedra/manifold.hpp"
 #include "rubble/polyhedra/point3_eigen.hpp"
@@ -478,6 +480,99 @@ TEST(ContactManifold, RandomPairsAreOnTheirShapesAndNeverCloserThanTheShapes) {
                                     ::testing::PrintToString(worst_face));
     ::testing::Test::RecordProperty("worst_gap_below_distance_eps",
                                     ::testing::PrintToString(worst_below));
+}
+
+TEST(ContactManifold, DeepOverlapsKeepAPointAsDeepAsTheShapes) {
+    // Random hulls, boxes and the margin cores of hulls (shapes::shrunk: many small faces, as
+    // a run's grains have), turned at random and overlapping deeply (centres 55 % to 95 % of
+    // the sum of their circumradii apart): EPA gives the normal and the depth, as the NSC
+    // stepper takes them. Deep in, the support vertex can lie outside the reference face's
+    // prism and every clipped point be shallower than the shapes are (seen in a 1e4-grain
+    // collapse); with the depth given, the manifold then leads with the supporting features'
+    // point (DeepPairFromACollapse shows the failure without it).
+    Rng rng(2113);
+    int checked = 0;
+    const auto shape = [&](int kind) {
+        if (kind != 2) return random_shape(kind == 1, rng);
+        const Polyhedron raw = random_shape(false, rng);
+        Vec3 centre = Vec3::Zero(); // inside: a mean of its vertices
+        for (const Vec3& v : raw.hull.vertices)
+            centre += v / static_cast<double>(raw.hull.vertices.size());
+        const Polyhedron hull = shapes::translated(raw, -centre);
+        return shapes::shrunk(hull, 0.01 * shapes::inradius_about_origin(hull));
+    };
+    for (int k = 0; k < 900; ++k) {
+        Body a(shape(k % 3), place(rng.in_ball(10.0), random_rotation(rng)));
+        Body b(shape((k / 3) % 3), place(Vec3::Zero(), random_rotation(rng)));
+        const double reach = shapes::circumradius(a.core) + shapes::circumradius(b.core);
+        b.pose.position = a.pose.position + rng.uniform(0.55, 0.95) * reach * rng.unit_vector();
+        const double size = std::min(shapes::circumradius(a.core), shapes::circumradius(b.core));
+        if (k % 2 == 1) {
+            a.margin = rng.uniform(0.0, 0.02) * size;
+            b.margin = rng.uniform(0.0, 0.02) * size;
+        }
+        const auto e = polyhedra::penetration_depth(
+            a.support(), b.support(), polyhedra::to_point3(b.pose.position - a.pose.position));
+        if (!e.overlap || !e.converged) continue;
+        const double depth =
+            static_cast<double>(test::polytope_penetration_depth(a.reference(), b.reference()));
+        const double scale = a.pose.position.norm() + b.pose.position.norm() + 2 * size;
+        const double tol = 1e-9 * scale; // EPA's bracket, far below the depths here
+        ASSERT_NEAR(e.depth, depth, tol);
+        const double margins = a.margin + b.margin;
+        const double separation = -e.depth - margins;
+        const Vec3 normal = -polyhedra::to_vec3(e.normal);
+        SCOPED_TRACE(::testing::Message() << "pair " << k << ", depth " << depth);
+        const ContactManifold m =
+            polyhedra::contact_manifold(a.placed(), b.placed(), normal, 0.05 * size, separation);
+        ASSERT_GE(m.count, 1);
+        double smallest = 1e300;
+        for (int i = 0; i < m.count; ++i)
+            smallest = std::min(smallest, m.points[static_cast<std::size_t>(i)].gap);
+        EXPECT_LE(smallest, separation + margins + tol);
+        EXPECT_EQ(m.points[0].gap, smallest); // the deepest first
+        ++checked;
+    }
+    EXPECT_GT(checked, 200);
+}
+
+TEST(ContactManifold, DeepPairFromACollapse) {
+    // The pair of tests/support/deep_pair_fixture.hpp, as the stepper saw it: EPA's normal and
+    // depth (the exact one), and the manifold with and without that depth.
+    std::vector<Body> cores;
+    for (const test::deep_pair::Core& c : test::deep_pair::cores()) {
+        std::vector<Vec3> v;
+        for (const auto& x : c.vertices)
+            v.emplace_back(x[0], x[1], x[2]);
+        const Quat q(c.orientation[0], c.orientation[1], c.orientation[2], c.orientation[3]);
+        cores.emplace_back(shapes::make_polyhedron(shapes::convex_hull(v)),
+                           place(Vec3(c.position[0], c.position[1], c.position[2]), q));
+        cores.back().margin = test::deep_pair::margin;
+    }
+    const Body &a = cores[0], &b = cores[1];
+    const auto e = polyhedra::penetration_depth(
+        a.support(), b.support(), polyhedra::to_point3(b.pose.position - a.pose.position));
+    ASSERT_TRUE(e.overlap);
+    const double depth =
+        static_cast<double>(test::polytope_penetration_depth(a.reference(), b.reference()));
+    const double tol = 1e-9 * (a.pose.position.norm() + b.pose.position.norm());
+    ASSERT_NEAR(e.depth, depth, tol);
+    EXPECT_GT(depth, 0.1); // m, deep: several margins
+    const double margins = a.margin + b.margin, separation = -e.depth - margins;
+    const Vec3 normal = -polyhedra::to_vec3(e.normal);
+    const auto smallest = [](const ContactManifold& m) {
+        double s = 1e300;
+        for (int i = 0; i < m.count; ++i)
+            s = std::min(s, m.points[static_cast<std::size_t>(i)].gap);
+        return s;
+    };
+    const ContactManifold with =
+        polyhedra::contact_manifold(a.placed(), b.placed(), normal, 1.0, separation);
+    EXPECT_NEAR(smallest(with), separation, tol);
+    EXPECT_EQ(with.points[0].gap, smallest(with));
+    const ContactManifold without =
+        polyhedra::contact_manifold(a.placed(), b.placed(), normal, 1.0);
+    EXPECT_GT(smallest(without), 0.0); // every point "apart" while the grains overlap
 }
 
 } // namespace
