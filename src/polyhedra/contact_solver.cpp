@@ -64,7 +64,8 @@ struct Prepared {
     // PGS only: the contacts in units (runs of consecutive contacts of one pair of bodies:
     // unit u is contacts [unit_start[u], unit_start[u + 1])), and the units by colour (colour
     // k is colour_units[colour_start[k] .. colour_start[k + 1]), in unit order), no two units
-    // of a colour sharing a body, except in the last colour when it is `serial_colour`.
+    // of a colour sharing a body, except in the last colour when last_colour_serial (swept in
+    // order by one thread).
     std::vector<std::size_t> unit_start, colour_start, colour_units;
     bool last_colour_serial = false;
     // PGS only, the same order as positions: the contact at each position of a sweep
