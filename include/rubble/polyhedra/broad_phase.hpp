@@ -7,9 +7,9 @@
 // uniform grid of cells as wide as the largest sphere's diameter, hashed so that open space
 // costs nothing, and each body is tested against the bodies of the 27 cells around its own:
 // O(N) for bodies of similar sizes. The bodies are sorted by cell, so a cell is a run of them,
-// and the threads take blocks of bodies, each listing its pairs in order. A wide size distribution makes the cells coarse for the
-// small bodies; the event-driven engine's hierarchical grid (collisions/neighbour_lists.hpp,
-// Ogarko & Luding 2012) is the remedy when that matters.
+// and the threads take blocks of bodies, each listing its pairs in order. A wide size distribution
+// makes the cells coarse for the small bodies; the event-driven engine's hierarchical grid
+// (collisions/neighbour_lists.hpp, Ogarko & Luding 2012) is the remedy when that matters.
 #include <cstdint>
 #include <span>
 #include <utility>

@@ -24,9 +24,10 @@
 // point, so the polygon clipped always holds it, and the smallest gap of a face contact is the
 // shapes' separation along the reference normal whenever that vertex projects into the
 // reference face; when it does not (shapes deep in each other), the separation the caller
-// knows from GJK or EPA brings in the supporting features' point (contact_manifold). Everything is computed in the reference body's frame, where its face planes
-// are stored exactly and the other body is a relative pose away, so the round-off is that of
-// the grains' sizes, not of their distance from the origin.
+// knows from GJK or EPA brings in the supporting features' point (contact_manifold). Everything is
+// computed in the reference body's frame, where its face planes are stored exactly and the other
+// body is a relative pose away, so the round-off is that of the grains' sizes, not of their
+// distance from the origin.
 //
 // Each point carries a feature id (which vertex, edge or face of each shape it lies on) for the
 // stepper to match points from step to step and warm-start them; persistence itself is the
