@@ -436,11 +436,17 @@ double max_residual(const Prepared& p, const std::vector<Vec3>& gamma,
     return std::sqrt(r2);
 }
 
-// The shifts mu |u_t| of the contact velocities y(i) (without shift).
+// The shifts mu |u_t| of the contact velocities y(i) (the shift's own normal term does not
+// enter |u_t|), into shift; returns the largest change (m/s).
 template <class Velocity>
-void update_shift_from(const Prepared& p, Velocity y, std::vector<double>& shift) {
-    for (std::size_t i = 0; i < p.nc; ++i)
-        shift[i] = p.mu[i] * y(i).template tail<2>().norm();
+double update_shift(const Prepared& p, Velocity y, std::vector<double>& shift) {
+    double change = 0;
+    for (std::size_t i = 0; i < p.nc; ++i) {
+        const double s = p.mu[i] * y(i).template tail<2>().norm();
+        change = std::max(change, std::abs(s - shift[i]));
+        shift[i] = s;
+    }
+    return change;
 }
 
 struct CcpResult {
@@ -514,7 +520,7 @@ CcpResult solve_pgs(const Prepared& p, const ContactSolverOptions& o, double tol
             w.vel[k] = pb[k].v;
             w.spin[k] = pb[k].w;
         }
-        if (local_shift) update_shift_from(p, current, w.shift);
+        if (local_shift) update_shift(p, current, w.shift);
     };
 
     // One contact's update; `sweep` keeps the largest (|Delta gamma| / step)^2 (m^2/s^2), and
@@ -696,17 +702,6 @@ CcpResult solve_apgd(const Prepared& p, const ContactSolverOptions& o, double to
     return {std::min(it, o.max_iterations), best, best <= tolerance};
 }
 
-// mu |u_t| of every contact from w.y (m/s) into shift; returns the largest change.
-double update_shift(const Prepared& p, const Workspace& w, std::vector<double>& shift) {
-    double change = 0;
-    for (std::size_t i = 0; i < p.nc; ++i) {
-        const double s = p.mu[i] * w.y[i].tail<2>().norm();
-        change = std::max(change, std::abs(s - shift[i]));
-        shift[i] = s;
-    }
-    return change;
-}
-
 } // namespace
 
 std::pair<Vec3, Vec3> tangent_basis(const Vec3& n) {
@@ -750,7 +745,9 @@ ContactSolution solve_contacts(const SolverBodies& bodies, std::span<const Solve
     };
     const auto coulomb_residual = [&] {
         evaluate(p, gamma, w);
-        out.shift_change = update_shift(p, w, w.shift) / vref;
+        out.shift_change = update_shift(
+                               p, [&](std::size_t i) -> const Vec3& { return w.y[i]; }, w.shift) /
+                           vref;
         return max_residual(p, gamma, w.shift, [&](std::size_t i) -> Vec3 { return w.y[i]; });
     };
     if (!options.coulomb) {

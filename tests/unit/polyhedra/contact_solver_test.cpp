@@ -628,18 +628,20 @@ TEST_P(ContactSolverMethod, AnswerDoesNotDependOnUnits) {
     }
 }
 
-TEST_P(ContactSolverMethod, SameBitsWithAnyThreadCount) {
-    // Large enough for the parallel loops (2048 contacts or bodies); capped, converged or not.
-    const RandomProblem r = random_problem(41, 2100, 4200);
-    ContactSolverOptions o = options(GetParam(), 1e-12);
+namespace {
+
+// The solve of p (capped at 20 iterations x 2 passes, converged or not) gives the same bits
+// with 1, 2 and 3 OpenMP threads.
+void expect_same_bits_with_1_2_and_3_threads(const Problem& p, ContactMethod method) {
+    ContactSolverOptions o = options(method, 1e-12);
     o.max_iterations = 20;
     o.coulomb_max_iterations = 2;
     const int threads = omp_get_max_threads();
     omp_set_num_threads(1);
-    const ContactSolution one = r.p.solve(o);
+    const ContactSolution one = p.solve(o);
     for (const int n : {2, 3}) {
         omp_set_num_threads(n);
-        const ContactSolution many = r.p.solve(o);
+        const ContactSolution many = p.solve(o);
         EXPECT_EQ(many.iterations, one.iterations);
         EXPECT_EQ(many.residual, one.residual);
         EXPECT_TRUE(many.impulse == one.impulse) << n << " threads";
@@ -648,6 +650,15 @@ TEST_P(ContactSolverMethod, SameBitsWithAnyThreadCount) {
     }
     omp_set_num_threads(threads);
 }
+
+} // namespace
+
+TEST_P(ContactSolverMethod, SameBitsWithAnyThreadCount) {
+    // Large enough for the parallel loops (2048 contacts or bodies); capped, converged or not.
+    expect_same_bits_with_1_2_and_3_threads(random_problem(41, 2100, 4200).p, GetParam());
+}
+
+namespace {
 
 // A random problem in which body 2 also meets bodies 3 to 102.
 RandomProblem problem_with_a_hub(std::uint64_t seed, int nb, int nc) {
@@ -661,26 +672,15 @@ RandomProblem problem_with_a_hub(std::uint64_t seed, int nb, int nc) {
     return r;
 }
 
+} // namespace
+
 TEST(ContactSolver, PgsWithABodyInMoreThan64Pairs) {
     // PGS sweeps pairs of bodies in colours (no two pairs of a colour share a body) on several
     // threads at once; a body in more than 64 pairs sends its later pairs to one last colour
     // swept in order by one thread. Body 2 here meets 100 others: the same bits on any number
     // of threads, and the solution.
-    const RandomProblem r = problem_with_a_hub(43, 2100, 4200);
-    ContactSolverOptions o = options(ContactMethod::pgs, 1e-12);
-    o.max_iterations = 20;
-    o.coulomb_max_iterations = 2;
-    const int threads = omp_get_max_threads();
-    omp_set_num_threads(1);
-    const ContactSolution one = r.p.solve(o);
-    for (const int n : {2, 3}) {
-        omp_set_num_threads(n);
-        const ContactSolution many = r.p.solve(o);
-        EXPECT_EQ(many.residual, one.residual);
-        EXPECT_TRUE(many.impulse == one.impulse) << n << " threads";
-        EXPECT_TRUE(many.vel == one.vel) << n << " threads";
-    }
-    omp_set_num_threads(threads);
+    expect_same_bits_with_1_2_and_3_threads(problem_with_a_hub(43, 2100, 4200).p,
+                                            ContactMethod::pgs);
     const RandomProblem small = problem_with_a_hub(45, 150, 300);
     const double tol = 1e-9;
     const ContactSolution solved = small.p.solve(options(ContactMethod::pgs, tol));

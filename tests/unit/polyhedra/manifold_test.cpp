@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <limits>
 #include <set>
 #include <stdexcept>
 #include <utility>
@@ -482,6 +483,14 @@ TEST(ContactManifold, RandomPairsAreOnTheirShapesAndNeverCloserThanTheShapes) {
                                     ::testing::PrintToString(worst_below));
 }
 
+// The smallest gap of a manifold's points (m; +infinity without points).
+double smallest_gap(const ContactManifold& m) {
+    double s = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < m.count; ++i)
+        s = std::min(s, m.points[static_cast<std::size_t>(i)].gap);
+    return s;
+}
+
 TEST(ContactManifold, DeepOverlapsKeepAPointAsDeepAsTheShapes) {
     // Random hulls, boxes and the margin cores of hulls (shapes::shrunk: many small faces, as
     // a run's grains have), turned at random and overlapping deeply (centres 55 % to 95 % of
@@ -526,9 +535,7 @@ TEST(ContactManifold, DeepOverlapsKeepAPointAsDeepAsTheShapes) {
         const ContactManifold m =
             polyhedra::contact_manifold(a.placed(), b.placed(), normal, 0.05 * size, separation);
         ASSERT_GE(m.count, 1);
-        double smallest = 1e300;
-        for (int i = 0; i < m.count; ++i)
-            smallest = std::min(smallest, m.points[static_cast<std::size_t>(i)].gap);
+        const double smallest = smallest_gap(m);
         EXPECT_LE(smallest, separation + margins + tol);
         EXPECT_EQ(m.points[0].gap, smallest); // the deepest first
         ++checked;
@@ -560,19 +567,13 @@ TEST(ContactManifold, DeepPairFromACollapse) {
     EXPECT_GT(depth, 0.1); // m, deep: several margins
     const double margins = a.margin + b.margin, separation = -e.depth - margins;
     const Vec3 normal = -polyhedra::to_vec3(e.normal);
-    const auto smallest = [](const ContactManifold& m) {
-        double s = 1e300;
-        for (int i = 0; i < m.count; ++i)
-            s = std::min(s, m.points[static_cast<std::size_t>(i)].gap);
-        return s;
-    };
     const ContactManifold with =
         polyhedra::contact_manifold(a.placed(), b.placed(), normal, 1.0, separation);
-    EXPECT_NEAR(smallest(with), separation, tol);
-    EXPECT_EQ(with.points[0].gap, smallest(with));
+    EXPECT_NEAR(smallest_gap(with), separation, tol);
+    EXPECT_EQ(with.points[0].gap, smallest_gap(with));
     const ContactManifold without =
         polyhedra::contact_manifold(a.placed(), b.placed(), normal, 1.0);
-    EXPECT_GT(smallest(without), 0.0); // every point "apart" while the grains overlap
+    EXPECT_GT(smallest_gap(without), 0.0); // every point "apart" while the grains overlap
 }
 
 } // namespace
