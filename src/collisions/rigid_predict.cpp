@@ -112,6 +112,29 @@ std::optional<double> bounding_contact(const RigidMotion& body1, const RigidMoti
     return now + *dt;
 }
 
+double bounding_exit(const RigidMotion& body1, const RigidMotion& body2, const Vec3& shift,
+                     double start) {
+    // From `start`, where the bounding spheres touch or overlap (|r| <= R, R their reach
+    // sum), |r + v s| = R has one root s >= 0, the larger of a s^2 + 2 b s + c = 0: written as
+    // (-b + sqrt(D)) / a when b <= 0 and as -c / (b + sqrt(D)) when b > 0, so that neither
+    // form cancels (touching_time, contact_time.hpp). R is grown by exit_margin beyond the
+    // entry's margin: r is taken at `start`, where |r| is about R, so the root's round-off is
+    // a few ulps of R / |v|, far inside it.
+    constexpr double exit_margin = 1.0 + 1e-9;
+    const double reach_sum = (body1.reach + body2.reach) * bound_margin * exit_margin;
+    const Vec3 r = (body2.pos + (start - body2.time) * body2.vel + shift) -
+                   (body1.pos + (start - body1.time) * body1.vel);
+    const Vec3 v = body2.vel - body1.vel;
+    const double a = v.squaredNorm();
+    if (!(a > 0.0)) return std::numeric_limits<double>::infinity(); // together for good
+    const double b = r.dot(v);
+    const double c = r.squaredNorm() - reach_sum * reach_sum;
+    const double root =
+        std::sqrt(std::max(0.0, a * reach_sum * reach_sum - r.cross(v).squaredNorm()));
+    const double s = b <= 0.0 ? (root - b) / a : std::max(0.0, -c) / (b + root);
+    return start + s;
+}
+
 std::optional<double> first_touch(const RigidMotion& body1, const PartSphere& s1,
                                   const RigidMotion& body2, const PartSphere& s2, const Vec3& shift,
                                   double now, double until) {
@@ -134,6 +157,10 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
     const auto start = bounding_contact(body1, body2, shift, now);
     if (!start || *start > until) return std::nullopt;
     now = *start;
+    // Nor after they part: the searches stop there (their steps, and so the contact times
+    // they find, are those of searches to `until`: `clock`).
+    const double clock = until;
+    until = std::min(until, bounding_exit(body1, body2, shift, now));
     const double reach1 = body1.reach, reach2 = body2.reach;
     const double relative_speed = (body2.vel - body1.vel).norm();
     const Vec3 c1 = body1.pos + (now - body1.time) * body1.vel;
@@ -192,7 +219,7 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
                                                   s2[b].b, relative_speed, shift);
             if (!(gap.g > 0.0)) {
                 // Touching now: a contact now if approaching (the earliest possible).
-                const auto t = detail::search_from(search, now, gap, until);
+                const auto t = detail::search_from(search, now, gap, until, clock);
                 if (t && (!best || *t < best->time))
                     best = RigidContact{*t, static_cast<int>(a), static_cast<int>(b)};
                 continue;
@@ -217,7 +244,8 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
         const auto a = static_cast<std::size_t>(c.a), b = static_cast<std::size_t>(c.b);
         const PairSearch search = make_search(body1, parts1[a], s1[a].b, body2, parts2[b], s2[b].b,
                                               relative_speed, shift);
-        const auto t = detail::search_from(search, now, c.gap, limit);
+        const auto t = detail::search_from(search, now, c.gap, limit,
+                                           best ? std::min(clock, best->time) : clock);
         if (t && (!best || *t < best->time)) best = RigidContact{*t, c.a, c.b};
     }
     return best;

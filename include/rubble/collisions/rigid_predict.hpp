@@ -63,6 +63,11 @@ struct PartSphere {
 [[nodiscard]] std::optional<double>
 bounding_contact(const RigidMotion& body1, const RigidMotion& body2, const Vec3& shift, double now);
 
+/// When the bodies' bounding spheres, touching or overlapping at `start` (bounding_contact's
+/// time), part for good (infinite when they never do): no spheres of the two can touch after.
+[[nodiscard]] double bounding_exit(const RigidMotion& body1, const RigidMotion& body2,
+                                   const Vec3& shift, double start);
+
 /// A predicted contact: its time (s into the drift) and the two spheres (indices into the
 /// spans given to predict_rigid_contact).
 struct RigidContact {

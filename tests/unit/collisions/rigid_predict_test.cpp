@@ -210,3 +210,49 @@ TEST(RigidPredict, AgreesWithABruteForceSearchOnSpinningAggregates) {
     RecordProperty("contacts", contacts);
     RecordProperty("grazes_between_samples", grazes_between_samples);
 }
+
+TEST(RigidPredict, BoundingSpheresPartAtTheirExitTime) {
+    // bounding_exit, from the time the bounding spheres first touch (or from now when they
+    // overlap): the distance of the centres there is the reach sum to round-off (grown by the
+    // exit's margin of 1e-9), below it just before and above it ever after (the centres move
+    // on straight lines, so the distance has one minimum). The predictions stop their searches
+    // there, so a late exit would only cost time, and an early one would miss contacts.
+    Rng rng(33);
+    int overlapping = 0, approaching = 0;
+    for (int trial = 0; trial < 2000; ++trial) {
+        const RotorPath still(Quat::Identity(), Vec3::Zero(), Vec3::Ones(), 1.0);
+        const double reach1 = rng.uniform(0.1, 3.0), reach2 = rng.uniform(1e-3, 3.0);
+        const double sum = reach1 + reach2;
+        const RigidMotion a{rng.unit_vector() * rng.uniform(0.0, 5.0), rng.unit_vector(), 0.0,
+                            &still, reach1};
+        // Half start inside the bounding spheres, half on their way in from outside.
+        const bool inside = trial % 2 == 0;
+        const Vec3 r =
+            rng.unit_vector() * (inside ? rng.uniform(0.0, 0.99) : rng.uniform(1.5, 9.0)) * sum;
+        const Vec3 v =
+            inside ? Vec3(rng.unit_vector() * rng.uniform(1e-3, 10.0))
+                   : Vec3(-r.normalized() * rng.uniform(0.5, 3.0) + rng.unit_vector() * 0.3);
+        const Vec3 shift = trial % 3 == 0 ? Vec3(10.0, 0.0, 0.0) : Vec3::Zero();
+        const RigidMotion b{a.pos + r - shift, a.vel + v, 0.0, &still, reach2};
+        const auto start = collisions::bounding_contact(a, b, shift, 0.0);
+        if (!start) continue; // passing by
+        (inside ? overlapping : approaching) += 1;
+        const double exit = collisions::bounding_exit(a, b, shift, *start);
+        ASSERT_GE(exit, *start);
+        const auto distance = [&](double t) { return (r + v * t).norm(); };
+        const double speed = v.norm();
+        // At the exit, to its round-off and margin: a few ulps of the sum, and 1e-9 of it.
+        EXPECT_NEAR(distance(exit), sum, 2e-9 * sum + 64 * eps * (sum + speed * exit))
+            << "trial " << trial;
+        for (const double after : {1e-6, 1e-3, 1.0, 1e3})
+            EXPECT_GT(distance(exit + after * sum / speed), sum) << "trial " << trial;
+    }
+    EXPECT_GT(overlapping, 900);
+    EXPECT_GT(approaching, 300);
+    // Bodies at rest relative to each other never part.
+    const RotorPath still(Quat::Identity(), Vec3::Zero(), Vec3::Ones(), 1.0);
+    const RigidMotion a{Vec3::Zero(), Vec3(1, 2, 3), 0.0, &still, 1.0};
+    const RigidMotion b{Vec3(0.5, 0, 0), Vec3(1, 2, 3), 0.0, &still, 1.0};
+    EXPECT_EQ(collisions::bounding_exit(a, b, Vec3::Zero(), 0.0),
+              std::numeric_limits<double>::infinity());
+}
