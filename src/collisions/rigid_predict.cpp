@@ -167,19 +167,32 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
     const Vec3 c2 = body2.pos + (now - body2.time) * body2.vel + shift;
 
     // Every sphere at `now`, once: its place and path velocity (the pairs' first gaps and steps
-    // come from them), its terms of the pair bounds, and the earliest time it can reach the
-    // other body's bounding sphere. A sphere at distance D from the other body's centre, which
-    // bounds all its spheres within reach, is at least D - R - reach from each of them, and D
-    // changes no faster than |v_2 - v_1| + W rho: no pair of it can touch before
-    // now + (D - R - reach) / (|v_2 - v_1| + W rho), so most pairs are ruled out in pairs of
-    // spheres rather than one by one.
+    // come from them), its terms of the pair bounds, and the span of time in which it can be
+    // within the other body's bounding sphere, which holds all that body's spheres: its centre
+    // moves on a straight line relative to the other centre but for its turn about its own
+    // centre of mass, which strays at most W rho (t - now) from that line (reach_window), so
+    // most pairs are ruled out in pairs of spheres rather than one by one.
+    const double horizon = until - now;
+    // Round-off of the windows (reach_window's margin): far above that of positions of this
+    // size and of the spans' lengths.
+    const auto window_margin = [&](const Vec3& r, double sigma, double speed) {
+        constexpr double relative = 1e-9;
+        return relative * (r.norm() + sigma + speed * horizon) +
+               64.0 * std::numeric_limits<double>::epsilon() * (c1.norm() + c2.norm());
+    };
+    const auto window_of = [&](const Vec3& r, const Vec3& v, double sigma, double wander) {
+        const TimeWindow w =
+            reach_window(r, v, sigma, wander, window_margin(r, sigma, v.norm() + wander));
+        return TimeWindow{now + w.lo, std::min(until, now + w.hi)};
+    };
+    const Vec3 v12 = body2.vel - body1.vel;
     struct SphereNow {
         PointState p;
         SphereBounds b;
-        double earliest; // s
+        TimeWindow reach; // s, absolute
     };
     const auto spheres_now = [&](const RigidMotion& m, std::span<const PartSphere> parts,
-                                 const Vec3& other_centre, double other_reach) {
+                                 const Vec3& other_centre, double other_reach, const Vec3& v) {
         Vec3 w;
         const Quat q = m.rotor->principal_at(now - m.time, w);
         const Vec3 centre = m.pos + (now - m.time) * m.vel;
@@ -189,28 +202,30 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
             const Vec3 arm = q * p.offset;
             const PointState state{centre + arm, m.vel + w.cross(arm)};
             const SphereBounds b = bounds_of(m, p);
-            const double gap = (other_centre - state.x).norm() - (p.radius + other_reach);
-            const double earliest = gap > 0.0 ? now + gap / (relative_speed + b.rate) : now;
-            out.push_back(SphereNow{state, b, earliest});
+            out.push_back(SphereNow{
+                state, b, window_of(other_centre - state.x, v, p.radius + other_reach, b.rate)});
         }
         return out;
     };
-    const std::vector<SphereNow> s1 = spheres_now(body1, parts1, c2, reach2 * bound_margin);
+    const std::vector<SphereNow> s1 = spheres_now(body1, parts1, c2, reach2 * bound_margin, v12);
     const std::vector<SphereNow> s2 =
-        spheres_now(body2, parts2, c1 - shift, reach1 * bound_margin); // (unshifted)
+        spheres_now(body2, parts2, c1 - shift, reach1 * bound_margin, -v12); // (unshifted)
     // Every pair's paths are smooth until the same time from `now`.
     const double smooth_end = smooth_until(body1, body2, now);
     struct Candidate {
         double earliest;
         int a, b;
         PairSearch::Gap gap;
+        double first, last; // s, the pair's reach window
     };
     std::vector<Candidate> candidates;
     std::optional<RigidContact> best;
     for (std::size_t a = 0; a < parts1.size(); ++a) {
-        if (s1[a].earliest > until) continue;
+        if (s1[a].reach.empty()) continue;
         for (std::size_t b = 0; b < parts2.size(); ++b) {
-            if (s2[b].earliest > until) continue;
+            if (!(std::max(s1[a].reach.lo, s2[b].reach.lo) <=
+                  std::min(s1[a].reach.hi, s2[b].reach.hi)))
+                continue;
             const double sigma = parts1[a].radius + parts2[b].radius;
             const Vec3 d = s2[b].p.x + shift - s1[a].p.x;
             const double dist = d.norm();
@@ -225,12 +240,14 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
                 continue;
             }
             // The first-order bound alone (safe_until's first term) rules out most pairs
-            // before the second-order one is worth its square root.
+            // before the window and the second-order bound are worth their square roots.
             if (now + gap.g / search.speed > until) continue;
+            const TimeWindow reach = window_of(d, v12, sigma, s1[a].b.rate + s2[b].b.rate);
+            if (reach.empty()) continue;
             const double earliest = detail::safe_until(search, now, gap, smooth_end);
-            if (earliest <= until)
-                candidates.push_back(
-                    Candidate{earliest, static_cast<int>(a), static_cast<int>(b), gap});
+            if (earliest <= reach.hi)
+                candidates.push_back(Candidate{earliest, static_cast<int>(a), static_cast<int>(b),
+                                               gap, reach.lo, reach.hi});
         }
     }
     // In the order of their first safe step (ties by pair, so the order is the same whatever
@@ -241,10 +258,11 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
     for (const Candidate& c : candidates) {
         const double limit = best ? std::min(until, best->time) : until;
         if (c.earliest > limit) break;
+        if (c.first > limit) continue;
         const auto a = static_cast<std::size_t>(c.a), b = static_cast<std::size_t>(c.b);
         const PairSearch search = make_search(body1, parts1[a], s1[a].b, body2, parts2[b], s2[b].b,
                                               relative_speed, shift);
-        const auto t = detail::search_from(search, now, c.gap, limit,
+        const auto t = detail::search_from(search, now, c.gap, std::min(limit, c.last),
                                            best ? std::min(clock, best->time) : clock);
         if (t && (!best || *t < best->time)) best = RigidContact{*t, c.a, c.b};
     }

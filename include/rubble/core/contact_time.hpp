@@ -3,6 +3,7 @@
 // When do two spheres moving on straight lines touch? The drift of the KDK leapfrog is linear
 // in velocity, so collisions inside a drift are predicted exactly (DESIGN.md).
 #include <cmath>
+#include <limits>
 #include <optional>
 
 #include "rubble/core/hostdevice.hpp"
@@ -46,6 +47,59 @@ namespace rubble {
     const double c = r.squaredNorm() - sigma * sigma;
     if (c <= 0.0) return 0.0; // touching or overlapping and approaching: now
     return touching_time(r, v, sigma);
+}
+
+/// A span of time offsets [lo, hi] (s; hi infinite when unbounded; empty when lo > hi or lo
+/// is infinite).
+struct TimeWindow {
+    double lo, hi;
+    [[nodiscard]] bool empty() const {
+        return !(lo <= hi) || lo == std::numeric_limits<double>::infinity();
+    }
+};
+
+/// When can two points, r = x2 - x1 apart now (m) and drifting apart at v = v2 - v1 (m/s) on
+/// straight lines, each also wandering off its line by at most `wander` times the time elapsed
+/// in all (m/s: a point of a turning rigid body at distance rho from its centre of mass, on a
+/// path turning at most W, strays at most W rho s from where it stood; the two summed), come
+/// within sigma of each other (m), at s >= 0? For pairs apart now (|r| > sigma); `margin` (m)
+/// grows sigma against round-off.
+///
+/// |r + v s + e(s)| <= sigma with |e(s)| <= k s needs f(s) = |r + v s| - k s - sigma <= 0, and
+/// f is convex (a norm of an affine map less a linear one) and positive at 0: the span where it
+/// is not positive is one interval, between the roots of
+/// (v.v - k^2) s^2 + 2 (r.v - sigma k) s + (r.r - sigma^2) = 0 (both sides of
+/// |r + v s| = sigma + k s are non-negative, so squaring adds no root), or none. Each root is
+/// taken in the form that does not cancel (touching_time). A tighter bound on the wandering
+/// than the first-order one the root searches use (|g'| <= |v| + k), since the straight parts
+/// of the paths are exact: a pair whose lines pass by is ruled out at once.
+///
+/// Growing sigma by `margin` lowers f by as much everywhere; the round-off of the coefficients
+/// moves f by a few ulps of |r| + sigma + (|v| + k) s, so with a margin far above that the
+/// window computed holds every s at which f is not positive.
+[[nodiscard]] inline TimeWindow reach_window(const Vec3& r, const Vec3& v, double sigma,
+                                             double wander, double margin) {
+    constexpr double infinity = std::numeric_limits<double>::infinity();
+    sigma += margin;
+    const double alpha = v.squaredNorm() - wander * wander;
+    const double beta = r.dot(v) - sigma * wander;
+    const double gamma = r.squaredNorm() - sigma * sigma;
+    if (!(gamma > 0.0)) return TimeWindow{0.0, infinity}; // within reach now
+    if (alpha > 0.0) {
+        // Both roots (if any) have the sign of -beta: the window lies ahead only if approaching.
+        if (!(beta < 0.0)) return TimeWindow{infinity, 0.0};
+        const double d = beta * beta - alpha * gamma;
+        if (d < 0.0) return TimeWindow{infinity, 0.0}; // f stays positive
+        const double q = -beta + std::sqrt(d);
+        return TimeWindow{gamma / q, q / alpha};
+    }
+    if (alpha < 0.0) {
+        // One root ahead (the roots' product is negative), and f <= 0 for ever after it.
+        const double q = -beta + std::sqrt(beta * beta - alpha * gamma);
+        return TimeWindow{gamma / q, infinity};
+    }
+    if (beta < 0.0) return TimeWindow{gamma / (-2.0 * beta), infinity};
+    return TimeWindow{infinity, 0.0};
 }
 
 /// Absolute time (s, >= now) at which two bodies touch, from states kept lazily at their own

@@ -67,3 +67,49 @@ TEST(PredictContact, StableForTinySpheresFarApartAgainstLongDouble) {
         EXPECT_NEAR((r + *t * v).norm(), sigma, 64 * eps * r.norm()) << trial;
     }
 }
+
+TEST(ReachWindow, HoldsEveryTimeTheWanderingPointsCanMeet) {
+    // reach_window(r, v, sigma, k) bounds where |r + v s| - k s - sigma <= 0 (s >= 0). On random
+    // pairs in all its regimes (|v| above, below and equal to k, lines that pass by, pairs that
+    // recede), sampled finely: that function is positive at every sample outside the window,
+    // and the window's ends are its roots grown by the margin (f = margin there to round-off).
+    Rng rng(33);
+    int windows = 0, empty = 0, unbounded = 0;
+    for (int trial = 0; trial < 3000; ++trial) {
+        const double sigma = rng.uniform(0.01, 2.0);
+        const Vec3 r = rng.unit_vector() * (sigma + rng.uniform(1e-3, 10.0));
+        const double speed = rng.uniform(0.0, 3.0);
+        const Vec3 v = trial % 3 == 0 ? Vec3(-r.normalized() * speed + rng.unit_vector() * 0.2)
+                                      : Vec3(rng.unit_vector() * speed);
+        const double k = trial % 7 == 0 ? v.norm() : rng.uniform(0.0, 2.0);
+        const double margin = 1e-9 * (r.norm() + sigma);
+        const TimeWindow w = reach_window(r, v, sigma, k, margin);
+        const auto f = [&](double s) { return (r + v * s).norm() - k * s - sigma; };
+        if (w.empty())
+            ++empty;
+        else if (std::isinf(w.hi))
+            ++unbounded;
+        else
+            ++windows;
+        const double span = 50.0;
+        for (int i = 0; i <= 5000; ++i) {
+            const double s = span * i / 5000.0;
+            if (!w.empty() && s >= w.lo && s <= w.hi) continue;
+            ASSERT_GT(f(s), 0.0) << "trial " << trial << " s " << s;
+        }
+        if (w.empty()) continue;
+        const double scale = r.norm() + sigma + (v.norm() + k) * w.lo;
+        EXPECT_NEAR(f(w.lo), margin, 64 * eps * scale) << "trial " << trial;
+        if (!std::isinf(w.hi)) {
+            const double far = r.norm() + sigma + (v.norm() + k) * w.hi;
+            EXPECT_NEAR(f(w.hi), margin, 64 * eps * far) << "trial " << trial;
+        }
+    }
+    EXPECT_GT(windows, 200);
+    EXPECT_GT(empty, 200);
+    EXPECT_GT(unbounded, 200);
+    // Within reach now: from now on, for ever.
+    const TimeWindow now = reach_window(Vec3(1, 0, 0), Vec3(5, 0, 0), 1.5, 0.0, 0.0);
+    EXPECT_EQ(now.lo, 0.0);
+    EXPECT_TRUE(std::isinf(now.hi));
+}
