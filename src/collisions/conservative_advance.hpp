@@ -14,9 +14,12 @@
 // is a Newton step shortened just enough never to overshoot: the search converges
 // quadratically to the root, from below, to the clock's round-off.
 //
+// A search may also know, from the state at t, a span of times outside which no contact can
+// come (Gap::lo and hi): it steps to the later of the bounds' step and lo, and stops at hi.
+//
 // A Search provides
 //   double speed;                                  bound on |g'|, m/s
-//   Gap gap_at(double t) const;                    g and g' at t
+//   Gap gap_at(double t) const;                    g and g' at t (and its span, if known)
 //   double second_order_step(const Gap&) const;    the parabola's root s > 0 (0: no bound)
 //   double smooth_until(double t) const;           end of the span from t where G2 holds (> t)
 //   bool approaching(double t) const;              g' < 0 at the bodies' physical spins
@@ -35,8 +38,12 @@ namespace rubble::collisions::detail {
 // more.
 inline constexpr int max_search_steps = 500;
 
+// The gap and its rate at one time, and the span of times [lo, hi] outside which the search
+// knows (from a bound of its own, such as reach_window's) that no contact can come.
 struct Gap {
     double g, rate; // m, m/s
+    double lo = -std::numeric_limits<double>::infinity();
+    double hi = std::numeric_limits<double>::infinity(); // s
 };
 
 // The smallest s > 0 at which g + rate s - g2 s^2 / 2 can reach zero (infinite: never), for
@@ -79,7 +86,8 @@ template <class Search>
     const double resolution =
         4.0 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), std::abs(clock));
     for (int k = 0; k < max_search_steps; ++k) {
-        const double next = safe_until(s, t, gap);
+        const double next = std::max(safe_until(s, t, gap), gap.lo);
+        until = std::min(until, gap.hi);
         if (!(next <= until)) return std::nullopt; // (infinite or NaN included)
         if (next - t <= resolution) return next;
         t = next;

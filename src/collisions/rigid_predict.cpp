@@ -30,6 +30,33 @@ double smooth_until(const RigidMotion& body1, const RigidMotion& body2, double t
     return end > t ? end : std::nextafter(t, std::numeric_limits<double>::infinity());
 }
 
+// The reach windows of one pair of bodies (reach_window, contact_time.hpp): from points r
+// apart (m) at t (s), drifting apart at the bodies' relative velocity v but for their turns,
+// which stray at most `wander` (m/s) times the time from their lines, the span of times
+// (absolute, and no later than `end`) in which they can come within sigma of each other. The
+// margin is far above the round-off of positions of this size (`roundoff`, m) and of spans up
+// to `end`.
+struct ReachWindows {
+    Vec3 v;          // m/s
+    double speed;    // m/s, |v|
+    double end;      // s
+    double roundoff; // m
+
+    [[nodiscard]] TimeWindow at(const Vec3& r, double sigma, double wander, double t) const {
+        constexpr double relative = 1e-9;
+        const double distance = r.norm();
+        const double margin =
+            relative * (distance + sigma + (speed + wander) * (end - t)) + roundoff;
+        // Within reach now, or out of reach until `end` even at the first-order bound
+        // (|r + v s| >= |r| - |v| s): no window worth its square root.
+        const double gap = distance - (sigma + margin);
+        if (!(gap > 0.0)) return TimeWindow{t, end};
+        if (t + gap / (speed + wander) > end) return TimeWindow{end, t};
+        const TimeWindow w = reach_window(r, v, sigma, wander, margin);
+        return TimeWindow{t + w.lo, std::min(end, t + w.hi)};
+    }
+};
+
 // Everything one pair's search needs that does not change along it.
 struct PairSearch {
     const RigidMotion& body1;
@@ -37,17 +64,23 @@ struct PairSearch {
     const Vec3& offset1;
     const Vec3& offset2;
     Vec3 shift;
-    double sigma; // m, R_a + R_b
-    double speed; // m/s, bound on |g'| (and on |d'|) everywhere
-    double g2;    // s^-2 m, bound on |g''| where g >= 0 and both paths are smooth
+    double sigma;  // m, R_a + R_b
+    double speed;  // m/s, bound on |g'| (and on |d'|) everywhere
+    double g2;     // s^-2 m, bound on |g''| where g >= 0 and both paths are smooth
+    double wander; // m/s, W_1 rho_1 + W_2 rho_2
+    const ReachWindows& windows;
 
     using Gap = detail::Gap;
+    // The gap of centres d apart with relative path velocity u, and its reach window.
+    [[nodiscard]] Gap gap_of(const Vec3& d, const Vec3& u, double t) const {
+        const double dist = d.norm();
+        const TimeWindow w = windows.at(d, sigma, wander, t);
+        return Gap{dist - sigma, d.dot(u) / dist, w.lo, w.hi};
+    }
     [[nodiscard]] Gap gap_at(double t) const {
         const PointState p1 = point_on_path(body1, offset1, t);
         const PointState p2 = point_on_path(body2, offset2, t);
-        const Vec3 d = p2.x + shift - p1.x;
-        const double dist = d.norm();
-        return Gap{dist - sigma, d.dot(p2.v - p1.v) / dist};
+        return gap_of(p2.x + shift - p1.x, p2.v - p1.v, t);
     }
 
     // The parabola's root under the constant bound g2 (conservative_advance.hpp).
@@ -83,11 +116,17 @@ SphereBounds bounds_of(const RigidMotion& body, const PartSphere& s) {
 // `relative_speed` is |v_2 - v_1|.
 PairSearch make_search(const RigidMotion& body1, const PartSphere& s1, const SphereBounds& b1,
                        const RigidMotion& body2, const PartSphere& s2, const SphereBounds& b2,
-                       double relative_speed, const Vec3& shift) {
+                       const ReachWindows& windows, const Vec3& shift) {
     const double sigma = s1.radius + s2.radius;
-    const double v = relative_speed + b1.rate + b2.rate;
+    const double v = windows.speed + b1.rate + b2.rate;
     const double a = b1.accel + b2.accel;
-    return PairSearch{body1, body2, s1.offset, s2.offset, shift, sigma, v, a + v * v / sigma};
+    return PairSearch{body1, body2, s1.offset,         s2.offset,         shift,
+                      sigma, v,     a + v * v / sigma, b1.rate + b2.rate, windows};
+}
+
+// The round-off of positions about c1 and c2 (m), for the windows' margins.
+double coordinate_roundoff(const Vec3& c1, const Vec3& c2) {
+    return 64.0 * std::numeric_limits<double>::epsilon() * (c1.norm() + c2.norm());
 }
 
 } // namespace
@@ -138,9 +177,12 @@ double bounding_exit(const RigidMotion& body1, const RigidMotion& body2, const V
 std::optional<double> first_touch(const RigidMotion& body1, const PartSphere& s1,
                                   const RigidMotion& body2, const PartSphere& s2, const Vec3& shift,
                                   double now, double until) {
-    const PairSearch search =
-        make_search(body1, s1, bounds_of(body1, s1), body2, s2, bounds_of(body2, s2),
-                    (body2.vel - body1.vel).norm(), shift);
+    const Vec3 v = body2.vel - body1.vel;
+    const Vec3 c1 = body1.pos + (now - body1.time) * body1.vel;
+    const Vec3 c2 = body2.pos + (now - body2.time) * body2.vel + shift;
+    const ReachWindows windows{v, v.norm(), until, coordinate_roundoff(c1, c2)};
+    const PairSearch search = make_search(body1, s1, bounds_of(body1, s1), body2, s2,
+                                          bounds_of(body2, s2), windows, shift);
     return detail::search_from(search, now, search.gap_at(now), until);
 }
 
@@ -150,21 +192,18 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
                                                   std::span<const PartSphere> parts2,
                                                   const Vec3& shift, double now, double until) {
     // No sphere can touch before the bodies' bounding spheres about their centres of mass
-    // (which move on straight lines) do: their exact contact time (predict.hpp) rules out most
-    // neighbouring pairs at once, and the search starts from it.
+    // (which move on straight lines) do, nor after they part: their exact contact time
+    // (predict.hpp) rules out most neighbouring pairs at once, and the search starts from it.
     RUBBLE_CHECK(body1.reach >= reach_of(parts1) && body2.reach >= reach_of(parts2),
                  "predict_rigid_contact: a body's reach is below its spheres' reach_of");
     const auto start = bounding_contact(body1, body2, shift, now);
     if (!start || *start > until) return std::nullopt;
     now = *start;
-    // Nor after they part: the searches stop there (their steps, and so the contact times
-    // they find, are those of searches to `until`: `clock`).
-    const double clock = until;
     until = std::min(until, bounding_exit(body1, body2, shift, now));
-    const double reach1 = body1.reach, reach2 = body2.reach;
-    const double relative_speed = (body2.vel - body1.vel).norm();
     const Vec3 c1 = body1.pos + (now - body1.time) * body1.vel;
     const Vec3 c2 = body2.pos + (now - body2.time) * body2.vel + shift;
+    const Vec3 v12 = body2.vel - body1.vel;
+    const ReachWindows windows{v12, v12.norm(), until, coordinate_roundoff(c1, c2)};
 
     // Every sphere at `now`, once: its place and path velocity (the pairs' first gaps and steps
     // come from them), its terms of the pair bounds, and the span of time in which it can be
@@ -172,53 +211,40 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
     // moves on a straight line relative to the other centre but for its turn about its own
     // centre of mass, which strays at most W rho (t - now) from that line (reach_window), so
     // most pairs are ruled out in pairs of spheres rather than one by one.
-    const double horizon = until - now;
-    // Round-off of the windows (reach_window's margin): far above that of positions of this
-    // size and of the spans' lengths.
-    const auto window_margin = [&](const Vec3& r, double sigma, double speed) {
-        constexpr double relative = 1e-9;
-        return relative * (r.norm() + sigma + speed * horizon) +
-               64.0 * std::numeric_limits<double>::epsilon() * (c1.norm() + c2.norm());
-    };
-    const auto window_of = [&](const Vec3& r, const Vec3& v, double sigma, double wander) {
-        const TimeWindow w =
-            reach_window(r, v, sigma, wander, window_margin(r, sigma, v.norm() + wander));
-        return TimeWindow{now + w.lo, std::min(until, now + w.hi)};
-    };
-    const Vec3 v12 = body2.vel - body1.vel;
     struct SphereNow {
         PointState p;
         SphereBounds b;
         TimeWindow reach; // s, absolute
     };
     const auto spheres_now = [&](const RigidMotion& m, std::span<const PartSphere> parts,
-                                 const Vec3& other_centre, double other_reach, const Vec3& v) {
+                                 const Vec3& other_centre, double other_reach,
+                                 std::vector<SphereNow>& out) {
         Vec3 w;
         const Quat q = m.rotor->principal_at(now - m.time, w);
         const Vec3 centre = m.pos + (now - m.time) * m.vel;
-        std::vector<SphereNow> out;
-        out.reserve(parts.size());
+        out.clear();
         for (const PartSphere& p : parts) {
             const Vec3 arm = q * p.offset;
             const PointState state{centre + arm, m.vel + w.cross(arm)};
             const SphereBounds b = bounds_of(m, p);
-            out.push_back(SphereNow{
-                state, b, window_of(other_centre - state.x, v, p.radius + other_reach, b.rate)});
+            // (The window is symmetric in the pair: measured from body 1's side.)
+            const Vec3 r =
+                &m == &body1 ? Vec3(other_centre - state.x) : Vec3(state.x - other_centre);
+            out.push_back(SphereNow{state, b, windows.at(r, p.radius + other_reach, b.rate, now)});
         }
-        return out;
     };
-    const std::vector<SphereNow> s1 = spheres_now(body1, parts1, c2, reach2 * bound_margin, v12);
-    const std::vector<SphereNow> s2 =
-        spheres_now(body2, parts2, c1 - shift, reach1 * bound_margin, -v12); // (unshifted)
+    thread_local std::vector<SphereNow> s1, s2;
+    spheres_now(body1, parts1, c2, body2.reach * bound_margin, s1);
+    spheres_now(body2, parts2, c1 - shift, body1.reach * bound_margin, s2); // (unshifted)
     // Every pair's paths are smooth until the same time from `now`.
     const double smooth_end = smooth_until(body1, body2, now);
     struct Candidate {
         double earliest;
         int a, b;
         PairSearch::Gap gap;
-        double first, last; // s, the pair's reach window
     };
-    std::vector<Candidate> candidates;
+    thread_local std::vector<Candidate> candidates;
+    candidates.clear();
     std::optional<RigidContact> best;
     for (std::size_t a = 0; a < parts1.size(); ++a) {
         if (s1[a].reach.empty()) continue;
@@ -226,28 +252,28 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
             if (!(std::max(s1[a].reach.lo, s2[b].reach.lo) <=
                   std::min(s1[a].reach.hi, s2[b].reach.hi)))
                 continue;
-            const double sigma = parts1[a].radius + parts2[b].radius;
+            const PairSearch search =
+                make_search(body1, parts1[a], s1[a].b, body2, parts2[b], s2[b].b, windows, shift);
             const Vec3 d = s2[b].p.x + shift - s1[a].p.x;
-            const double dist = d.norm();
-            const PairSearch::Gap gap{dist - sigma, d.dot(s2[b].p.v - s1[a].p.v) / dist};
-            const PairSearch search = make_search(body1, parts1[a], s1[a].b, body2, parts2[b],
-                                                  s2[b].b, relative_speed, shift);
-            if (!(gap.g > 0.0)) {
+            const Vec3 u = s2[b].p.v - s1[a].p.v;
+            const double g = d.norm() - search.sigma;
+            if (!(g > 0.0)) {
                 // Touching now: a contact now if approaching (the earliest possible).
-                const auto t = detail::search_from(search, now, gap, until, clock);
+                const auto t = detail::search_from(search, now, PairSearch::Gap{g, 0.0}, until);
                 if (t && (!best || *t < best->time))
                     best = RigidContact{*t, static_cast<int>(a), static_cast<int>(b)};
                 continue;
             }
             // The first-order bound alone (safe_until's first term) rules out most pairs
             // before the window and the second-order bound are worth their square roots.
-            if (now + gap.g / search.speed > until) continue;
-            const TimeWindow reach = window_of(d, v12, sigma, s1[a].b.rate + s2[b].b.rate);
-            if (reach.empty()) continue;
-            const double earliest = detail::safe_until(search, now, gap, smooth_end);
-            if (earliest <= reach.hi)
-                candidates.push_back(Candidate{earliest, static_cast<int>(a), static_cast<int>(b),
-                                               gap, reach.lo, reach.hi});
+            if (now + g / search.speed > until) continue;
+            const PairSearch::Gap gap = search.gap_of(d, u, now);
+            if (!(gap.lo <= gap.hi)) continue;
+            const double earliest =
+                std::max(detail::safe_until(search, now, gap, smooth_end), gap.lo);
+            if (earliest <= gap.hi)
+                candidates.push_back(
+                    Candidate{earliest, static_cast<int>(a), static_cast<int>(b), gap});
         }
     }
     // In the order of their first safe step (ties by pair, so the order is the same whatever
@@ -258,12 +284,10 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
     for (const Candidate& c : candidates) {
         const double limit = best ? std::min(until, best->time) : until;
         if (c.earliest > limit) break;
-        if (c.first > limit) continue;
         const auto a = static_cast<std::size_t>(c.a), b = static_cast<std::size_t>(c.b);
-        const PairSearch search = make_search(body1, parts1[a], s1[a].b, body2, parts2[b], s2[b].b,
-                                              relative_speed, shift);
-        const auto t = detail::search_from(search, now, c.gap, std::min(limit, c.last),
-                                           best ? std::min(clock, best->time) : clock);
+        const PairSearch search =
+            make_search(body1, parts1[a], s1[a].b, body2, parts2[b], s2[b].b, windows, shift);
+        const auto t = detail::search_from(search, now, c.gap, limit);
         if (t && (!best || *t < best->time)) best = RigidContact{*t, c.a, c.b};
     }
     return best;
