@@ -379,6 +379,12 @@ std::vector<ParamSpec> make_specs() {
                     &polyhedra::ContactSolverOptions::tolerance),
                  "Polyhedra: residual of the contact conditions, relative to the fastest "
                  "contact speed, at which the solver stops"),
+        boolean("collisions.speculative_faces",
+                at(&RunConfig::polyhedra, &polyhedra::PolyhedralContactConfig::speculative_faces),
+                "Polyhedra: an edge or vertex contact also gets the points of the faces within "
+                "25 degrees of its normal, clipped as a face contact, as speculative contacts: "
+                "a grain turning about one point cannot swing a face into the other grain "
+                "within the step (docs/polyhedra.md)"),
         boolean("output.collision_log",
                 at(&RunConfig::collisions, &collisions::CollisionConfig::log),
                 "Record every collision (time, ids, speeds, impact parameter) in /collisions"),

@@ -400,10 +400,30 @@ void feature_manifold(const PlacedPolyhedron& a, const PlacedPolyhedron& b, cons
     m.count = 1;
 }
 
+// The speculative face points of an edge or vertex contact m (contact_manifold): the face
+// manifold of the better aligned of A's and B's faces, its points within max_gap with positive
+// gaps no smaller than m's point's (a deeper one would say more than the shapes' separation,
+// and a face point already in the other grain is no longer speculative: the feature point
+// holds that overlap, and a second push along a normal up to 25 degrees off would only turn
+// the pair).
+void add_face_points(const PlacedPolyhedron& a, const PlacedPolyhedron& b, const FaceChoice& fa,
+                     const FaceChoice& fb, double max_gap, ContactManifold& m) {
+    const bool on_a = fa.cos >= fb.cos - reference_tie;
+    ContactManifold faces;
+    if (!(on_a ? face_manifold(a, b, fa.face, true, max_gap, faces)
+               : face_manifold(b, a, fb.face, false, max_gap, faces)))
+        return;
+    m.face.normal = faces.normal;
+    for (int k = 0; k < faces.count; ++k)
+        if (faces.points[at(k)].gap >= std::max(0.0, m.points[0].gap))
+            m.face.points[at(m.face.count++)] = faces.points[at(k)];
+}
+
 } // namespace
 
 ContactManifold contact_manifold(const PlacedPolyhedron& a, const PlacedPolyhedron& b,
-                                 const Vec3& normal, double max_gap, double separation) {
+                                 const Vec3& normal, double max_gap, double separation,
+                                 bool speculative_faces) {
     const double length = normal.norm();
     if (!(length > 0.0) || !std::isfinite(length))
         throw std::invalid_argument("contact manifold: the normal must have a finite, non-zero "
@@ -444,6 +464,8 @@ ContactManifold contact_manifold(const PlacedPolyhedron& a, const PlacedPolyhedr
     // No face close enough to the normal, or none of its clipped points within max_gap (the
     // incident face does not reach over the reference face): the supporting features.
     feature_manifold(a, b, n, va, vb, max_gap, m);
+    if (speculative_faces && m.count == 1 && std::max(fa.cos, fb.cos) >= speculative_face_cos)
+        add_face_points(a, b, fa, fb, max_gap, m);
     return m;
 }
 

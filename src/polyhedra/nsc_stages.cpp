@@ -27,7 +27,7 @@ constexpr std::size_t parallel_pairs = 256;
 // they overlap (penetration beyond the margin). Empty (count 0) when out of reach.
 ContactManifold core_contacts(const PlacedBody& pa, const shapes::Polyhedron& core_a,
                               const PlacedBody& pb, const shapes::Polyhedron& core_b, double m,
-                              double max_gap) {
+                              double max_gap, bool speculative_faces) {
     const WorldPolytopeSupport sa{pa.world.data(), static_cast<int>(pa.world.size())};
     const WorldPolytopeSupport sb{pb.world.data(), static_cast<int>(pb.world.size())};
     const Point3 towards_b = to_point3(pb.pose.position - pa.pose.position);
@@ -48,7 +48,21 @@ ContactManifold core_contacts(const PlacedBody& pa, const shapes::Polyhedron& co
         if (e.overlap) separation = -e.depth - 2.0 * m;
     }
     return contact_manifold(PlacedPolyhedron{core_a, pa.pose, m},
-                            PlacedPolyhedron{core_b, pb.pose, m}, normal, max_gap, separation);
+                            PlacedPolyhedron{core_b, pb.pose, m}, normal, max_gap, separation,
+                            speculative_faces);
+}
+
+// The speculative face points of a manifold (contact_manifold) that the step can close: those
+// whose gap is at most the pair's approach in the step. The envelope that keeps resting contacts
+// from step to step is the feature point's business; a face that cannot reach the other grain
+// within the step needs no constraint (a settled pile then has nearly none).
+void keep_face_points_within(double approach, ContactManifold& m) {
+    int kept = 0;
+    for (int k = 0; k < m.face.count; ++k)
+        if (m.face.points[static_cast<std::size_t>(k)].gap <= approach)
+            m.face.points[static_cast<std::size_t>(kept++)] =
+                m.face.points[static_cast<std::size_t>(k)];
+    m.face.count = kept;
 }
 
 // Whether the boxes around two placed cores are farther apart along a world axis than `gap`
@@ -86,7 +100,7 @@ StepScales step_scales(const NscConfig& config, double margin, double h) {
     const double envelope = config.envelope > 0.0 ? config.envelope : m;
     const double recovery_speed =
         config.recovery_speed > 0.0 ? config.recovery_speed : m / (auto_recovery_steps * h);
-    return StepScales{h, m, envelope, recovery_speed};
+    return StepScales{h, m, envelope, recovery_speed, config.speculative_faces};
 }
 
 // The contacts are found once, at the start of the step (velocity-level time stepping,
@@ -156,8 +170,10 @@ std::vector<ContactManifold> narrow_phase(const Placement& placed,
         const double approach = h * ((vel[ui] - vel[uj]).norm() + pa.rim_speed + pb.rim_speed);
         if (boxes_apart(pa, pb, 2.0 * m + envelope + approach)) continue; // GJK's answer too
         try {
-            manifolds[q] = core_contacts(pa, cores[shape_of[ui]], pb, cores[shape_of[uj]], m,
-                                         envelope + approach);
+            ContactManifold& mf = manifolds[q];
+            mf = core_contacts(pa, cores[shape_of[ui]], pb, cores[shape_of[uj]], m,
+                               envelope + approach, s.speculative_faces);
+            keep_face_points_within(approach, mf);
         } catch (...) {
 #pragma omp critical(nsc_pair_failure)
             if (!failure) failure = std::current_exception();
@@ -179,6 +195,12 @@ std::vector<FoundContact> pair_contacts(std::span<const BodyPair> pairs,
             const ContactPoint& c = mf.points[static_cast<std::size_t>(k)];
             found.push_back(FoundContact{pairs[q].first, pairs[q].second, -1,
                                          0.5 * (c.on_a + c.on_b), mf.normal, c.gap, c.id.key()});
+        }
+        for (int k = 0; k < mf.face.count; ++k) {
+            const ContactPoint& c = mf.face.points[static_cast<std::size_t>(k)];
+            found.push_back(FoundContact{pairs[q].first, pairs[q].second, -1,
+                                         0.5 * (c.on_a + c.on_b), mf.face.normal, c.gap,
+                                         c.id.speculative_key()});
         }
     }
     return found;
@@ -239,13 +261,20 @@ void append_fixed_hull_contacts(const Bodies& b, const Placement& placed,
         for (std::size_t k = 0; k < n; ++k) {
             const double max_gap = envelope + h * (b.vel[k].norm() + placed.bodies[k].rim_speed);
             if ((b.pos[k] - hull.position).norm() - b.radius[k] - radius > max_gap) continue;
-            const ContactManifold mf = core_contacts(placed.bodies[k], cores[placed.shape[k]],
-                                                     fixed, fixed_cores[j], s.margin, max_gap);
+            const ContactManifold mf =
+                core_contacts(placed.bodies[k], cores[placed.shape[k]], fixed, fixed_cores[j],
+                              s.margin, max_gap, s.speculative_faces);
             for (int c = 0; c < mf.count; ++c) {
                 const ContactPoint& p = mf.points[static_cast<std::size_t>(c)];
                 found.push_back(FoundContact{static_cast<std::int64_t>(k), -1, wall,
                                              0.5 * (p.on_a + p.on_b), mf.normal, p.gap,
                                              p.id.key()});
+            }
+            for (int c = 0; c < mf.face.count; ++c) {
+                const ContactPoint& p = mf.face.points[static_cast<std::size_t>(c)];
+                found.push_back(FoundContact{static_cast<std::int64_t>(k), -1, wall,
+                                             0.5 * (p.on_a + p.on_b), mf.face.normal, p.gap,
+                                             p.id.speculative_key()});
             }
         }
     }

@@ -78,6 +78,12 @@ struct FeatureId {
         };
         return field(kind_a, index_a) << 32 | field(kind_b, index_b);
     }
+    /// The key of a speculative face point (ContactManifold::face): kind 3 in the top field,
+    /// which no FeatureKind has, so that it never shares a warm start with the feature point
+    /// of the same pair when their features coincide.
+    [[nodiscard]] constexpr std::uint64_t speculative_key() const {
+        return key() | std::uint64_t{3} << 62;
+    }
     friend bool operator==(const FeatureId&, const FeatureId&) = default;
 };
 
@@ -98,6 +104,14 @@ enum class ContactType : std::uint8_t {
     features ///< no face close to the normal: one point, closest points of edges or vertices
 };
 
+/// Points whose gaps are measured along one normal.
+struct ManifoldPoints {
+    std::array<ContactPoint, 4> points{};
+    int count = 0; ///< 0 to 4
+    /// Unit, world, from B towards A.
+    Vec3 normal = Vec3::Zero();
+};
+
 /// Up to four contact points and the normal their gaps are measured along.
 struct ContactManifold {
     std::array<ContactPoint, 4> points{};
@@ -107,6 +121,10 @@ struct ContactManifold {
     Vec3 normal = Vec3::Zero();
     ContactType type = ContactType::features;
     int reference_face = -1; ///< face of A (face_a) or of B (face_b); -1 for features
+    /// For an edge or vertex contact (type features), the speculative face points: the pair of
+    /// faces best aligned with the normal, within speculative_face_cos of it, clipped as a face
+    /// contact with the reference face's own normal (see contact_manifold). Empty otherwise.
+    ManifoldPoints face;
 };
 
 /// A face is the reference when the cosine of its normal with the contact normal is at least
@@ -116,6 +134,10 @@ struct ContactManifold {
 /// measured along a normal at most this far off, and never shorter than the shapes' distance
 /// (see contact_manifold).
 inline constexpr double face_contact_cos = 0.9998;
+/// An edge or vertex contact also gets the clipped points of the faces best aligned with its
+/// normal when one is within this cosine of it (25 degrees): one point about which a turning
+/// grain pivots cannot stop a face from swinging into the other grain within the step.
+inline constexpr double speculative_face_cos = 0.9063;
 /// An edge at a support vertex is the supporting feature of an edge or vertex contact when the
 /// sine of its angle with the plane normal to the contact normal is at most this (the same
 /// 1.15 degrees: 0.9998^2 + 0.02^2 = 1). Taking an edge where the vertex alone supports does
@@ -150,11 +172,22 @@ inline constexpr int manifold_max_face_vertices = 64;
 /// shapes are: a solver given only those would let them sink further (seen in a 1e4-grain
 /// collapse: clipped gaps of +0.24 m where the grains overlapped by 0.19 m). When the smallest
 /// gap exceeds `separation` by more than both margins, the supporting features' point (the
-/// edge or vertex contact's, as deep as the shapes) is put first. Throws
-/// std::invalid_argument for a normal of zero or non-finite length, a negative or non-finite
-/// margin, or a face of more than manifold_max_face_vertices vertices.
+/// edge or vertex contact's, as deep as the shapes) is put first.
+///
+/// An edge or vertex contact has one point, about which grains turning into each other pivot:
+/// a face that swings into the other grain within the step has no constraint until the next
+/// step finds it, already overlapping (seen in a 1e4-grain collapse at dt = 8 s: faces 0.5 m
+/// into each other about one edge contact). When a face of A or B is within
+/// speculative_face_cos of the normal, its face manifold (with its own normal) is kept beside
+/// the point as `face` when `speculative_faces` is set: the points within max_gap, with
+/// positive gaps no smaller than the feature point's. Their gaps are positive while the faces are
+/// apart, so they act only when the faces would close within the step (speculative contacts, Catto
+/// 2013, GDC, "Continuous collision"). Throws std::invalid_argument for a normal of zero or
+/// non-finite length, a negative or non-finite margin, or a face of more than
+/// manifold_max_face_vertices vertices.
 [[nodiscard]] ContactManifold
 contact_manifold(const PlacedPolyhedron& a, const PlacedPolyhedron& b, const Vec3& normal,
-                 double max_gap, double separation = std::numeric_limits<double>::quiet_NaN());
+                 double max_gap, double separation = std::numeric_limits<double>::quiet_NaN(),
+                 bool speculative_faces = false);
 
 } // namespace rubble::polyhedra

@@ -397,10 +397,13 @@ std::pair<Body, Body> random_pair(int kind, Rng& rng) {
 //     less the margins: no point claims a smaller separation than the shapes have.
 // For every manifold 1 to 4 points; when a face of either holds the closest points, the smallest
 // gap is the exact distance (less what the pair was pushed in), and equals GJK's distance.
+// The speculative face points of edge and vertex contacts: only beside one feature point, with
+// a normal within speculative_face_cos of the contact's, positive gaps no smaller than the
+// feature point's, and the same conditions on the surfaces and distances along their normal.
 TEST(ContactManifold, RandomPairsAreOnTheirShapesAndNeverCloserThanTheShapes) {
     Rng rng(2111);
     std::array<int, 5> counts{};
-    int face_closest = 0, pairs = 0, overlapping = 0;
+    int face_closest = 0, pairs = 0, overlapping = 0, speculative = 0;
     double worst_face = 0.0, worst_below = 0.0; // in units of eps times the coordinates' size
     for (int k = 0; k < 1200; ++k) {
         auto [a, b] = random_pair(k % 4, rng);
@@ -435,7 +438,16 @@ TEST(ContactManifold, RandomPairsAreOnTheirShapesAndNeverCloserThanTheShapes) {
         SCOPED_TRACE(::testing::Message() << "pair " << k << ", kind " << k % 4 << ", overlap "
                                           << overlap << ", distance " << exact);
 
-        const ContactManifold m = polyhedra::contact_manifold(a.placed(), b.placed(), n, max_gap);
+        const ContactManifold m = polyhedra::contact_manifold(
+            a.placed(), b.placed(), n, max_gap, std::numeric_limits<double>::quiet_NaN(), true);
+        // Without the face points (the default) the same manifold and nothing beside it.
+        const ContactManifold plain =
+            polyhedra::contact_manifold(a.placed(), b.placed(), n, max_gap);
+        EXPECT_EQ(plain.face.count, 0);
+        ASSERT_EQ(plain.count, m.count);
+        for (int i = 0; i < m.count; ++i)
+            EXPECT_EQ(plain.points[static_cast<std::size_t>(i)].gap,
+                      m.points[static_cast<std::size_t>(i)].gap);
         ASSERT_GE(m.count, 1);
         ASSERT_LE(m.count, 4);
         ++counts[static_cast<std::size_t>(m.count)];
@@ -460,6 +472,27 @@ TEST(ContactManifold, RandomPairsAreOnTheirShapesAndNeverCloserThanTheShapes) {
                     std::max(worst_below, (exact - margins - p.gap) / (test::eps * scale));
             }
         }
+        if (m.face.count > 0) {
+            ++speculative;
+            EXPECT_EQ(m.type, ContactType::features);
+            EXPECT_EQ(m.count, 1);
+            EXPECT_LE(m.face.count, 4);
+            const Vec3& fn = m.face.normal;
+            EXPECT_NEAR(fn.norm(), 1.0, 4 * test::eps);
+            EXPECT_GE(fn.dot(mn), polyhedra::speculative_face_cos);
+            EXPECT_LT(fn.dot(mn), polyhedra::face_contact_cos);
+            for (int i = 0; i < m.face.count; ++i) {
+                const auto& p = m.face.points[static_cast<std::size_t>(i)];
+                EXPECT_GE(p.gap, std::max(0.0, m.points[0].gap));
+                EXPECT_LE(p.gap, max_gap + tol);
+                EXPECT_LE((p.on_a - p.on_b - p.gap * fn).norm(), tol);
+                EXPECT_NEAR(plane_distance(a.core, a.pose, p.on_a + a.margin * fn), 0.0, surface);
+                EXPECT_NEAR(plane_distance(b.core, b.pose, p.on_b - b.margin * fn), 0.0, surface);
+                if (!overlap) {
+                    EXPECT_GE(p.gap, exact - margins - tol);
+                }
+            }
+        }
         if (face) {
             ++face_closest;
             EXPECT_NE(m.type, ContactType::features);
@@ -474,6 +507,8 @@ TEST(ContactManifold, RandomPairsAreOnTheirShapesAndNeverCloserThanTheShapes) {
     EXPECT_GT(counts[4], pairs / 20);
     EXPECT_GT(face_closest, pairs / 4);
     EXPECT_GT(overlapping, pairs / 5);
+    EXPECT_GT(speculative, pairs / 50); // the face points are exercised
+    ::testing::Test::RecordProperty("speculative_face_points", speculative);
     ::testing::Test::RecordProperty("points_1_2_3_4", ::testing::PrintToString(std::vector<int>(
                                                           counts.begin() + 1, counts.end())));
     ::testing::Test::RecordProperty("face_closest", face_closest);
