@@ -384,7 +384,7 @@ std::vector<ParamSpec> make_specs() {
                 "Polyhedra: an edge or vertex contact also gets the points of the faces within "
                 "25 degrees of its normal, clipped as a face contact, as speculative contacts: "
                 "a grain turning about one point cannot swing a face into the other grain "
-                "within the step (docs/polyhedra.md)"),
+                "within the step (experimental: docs/polyhedra.md, \"A cloud of 1e4 hulls\")"),
         boolean("output.collision_log",
                 at(&RunConfig::collisions, &collisions::CollisionConfig::log),
                 "Record every collision (time, ids, speeds, impact parameter) in /collisions"),

@@ -40,11 +40,11 @@ namespace rubble::polyhedra {
 
 /// The lengths and speeds of one step's contact search and bias (m, m/s, s).
 struct StepScales {
-    double h = 0.0;                ///< s, the step
-    double margin = 0.0;           ///< m, the margin in use
-    double envelope = 0.0;         ///< m, NscConfig::envelope, or the margin
-    double recovery_speed = 0.0;   ///< m/s, NscConfig::recovery_speed, or the automatic one
-    bool speculative_faces = true; ///< NscConfig::speculative_faces
+    double h = 0.0;                 ///< s, the step
+    double margin = 0.0;            ///< m, the margin in use
+    double envelope = 0.0;          ///< m, NscConfig::envelope, or the margin
+    double recovery_speed = 0.0;    ///< m/s, NscConfig::recovery_speed, or the automatic one
+    bool speculative_faces = false; ///< NscConfig::speculative_faces
 };
 
 /// The scales of a step of h with the margin in use: NscConfig's envelope and recovery speed,
