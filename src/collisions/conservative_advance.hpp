@@ -72,19 +72,16 @@ template <class Search> [[nodiscard]] double safe_until(const Search& s, double 
 
 // The earliest contact in [t, until] from t, where the gap is `gap`: spheres touching or
 // overlapping at t touch now if approaching at the physical spins, and are otherwise left
-// alone (they part). Steps shorter than the clock's resolution at `clock` (by default `until`)
-// end the search: a caller that stops a search earlier than its horizon, knowing no contact
-// can come later, passes the horizon as `clock` so that the contact found keeps its bits.
+// alone (they part).
 template <class Search>
-[[nodiscard]] std::optional<double> search_from(const Search& s, double t, Gap gap, double until,
-                                                double clock) {
+[[nodiscard]] std::optional<double> search_from(const Search& s, double t, Gap gap, double until) {
     if (!(gap.g > 0.0)) {
         if (s.approaching(t)) return t;
         return std::nullopt;
     }
     // The clock's resolution near the end of the search: steps below it are round-off.
     const double resolution =
-        4.0 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), std::abs(clock));
+        4.0 * std::numeric_limits<double>::epsilon() * std::max(std::abs(t), std::abs(until));
     for (int k = 0; k < max_search_steps; ++k) {
         const double next = std::max(safe_until(s, t, gap), gap.lo);
         until = std::min(until, gap.hi);
@@ -95,11 +92,6 @@ template <class Search>
         if (!(gap.g > 0.0)) return t; // reached at round-off (no root before: the bounds)
     }
     return t;
-}
-
-template <class Search>
-[[nodiscard]] std::optional<double> search_from(const Search& s, double t, Gap gap, double until) {
-    return search_from(s, t, gap, until, until);
 }
 
 } // namespace rubble::collisions::detail

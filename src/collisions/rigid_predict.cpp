@@ -124,9 +124,13 @@ PairSearch make_search(const RigidMotion& body1, const PartSphere& s1, const Sph
                       sigma, v,     a + v * v / sigma, b1.rate + b2.rate, windows};
 }
 
-// The round-off of positions about c1 and c2 (m), for the windows' margins.
-double coordinate_roundoff(const Vec3& c1, const Vec3& c2) {
-    return 64.0 * std::numeric_limits<double>::epsilon() * (c1.norm() + c2.norm());
+// The reach windows of body 2 (shifted) against body 1 from `now` to `until`, whose centres of
+// mass stand at c1 and c2 at `now`: the margins cover the round-off of positions about them.
+ReachWindows windows_of(const RigidMotion& body1, const RigidMotion& body2, const Vec3& c1,
+                        const Vec3& c2, double until) {
+    const Vec3 v = body2.vel - body1.vel;
+    return ReachWindows{v, v.norm(), until,
+                        64.0 * std::numeric_limits<double>::epsilon() * (c1.norm() + c2.norm())};
 }
 
 } // namespace
@@ -177,10 +181,9 @@ double bounding_exit(const RigidMotion& body1, const RigidMotion& body2, const V
 std::optional<double> first_touch(const RigidMotion& body1, const PartSphere& s1,
                                   const RigidMotion& body2, const PartSphere& s2, const Vec3& shift,
                                   double now, double until) {
-    const Vec3 v = body2.vel - body1.vel;
     const Vec3 c1 = body1.pos + (now - body1.time) * body1.vel;
     const Vec3 c2 = body2.pos + (now - body2.time) * body2.vel + shift;
-    const ReachWindows windows{v, v.norm(), until, coordinate_roundoff(c1, c2)};
+    const ReachWindows windows = windows_of(body1, body2, c1, c2, until);
     const PairSearch search = make_search(body1, s1, bounds_of(body1, s1), body2, s2,
                                           bounds_of(body2, s2), windows, shift);
     return detail::search_from(search, now, search.gap_at(now), until);
@@ -202,8 +205,7 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
     until = std::min(until, bounding_exit(body1, body2, shift, now));
     const Vec3 c1 = body1.pos + (now - body1.time) * body1.vel;
     const Vec3 c2 = body2.pos + (now - body2.time) * body2.vel + shift;
-    const Vec3 v12 = body2.vel - body1.vel;
-    const ReachWindows windows{v12, v12.norm(), until, coordinate_roundoff(c1, c2)};
+    const ReachWindows windows = windows_of(body1, body2, c1, c2, until);
 
     // Every sphere at `now`, once: its place and path velocity (the pairs' first gaps and steps
     // come from them), its terms of the pair bounds, and the span of time in which it can be
@@ -216,8 +218,9 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
         SphereBounds b;
         TimeWindow reach; // s, absolute
     };
+    // `side`: +1 for body 1's spheres, -1 for body 2's (the windows measure from body 1 to 2).
     const auto spheres_now = [&](const RigidMotion& m, std::span<const PartSphere> parts,
-                                 const Vec3& other_centre, double other_reach,
+                                 const Vec3& other_centre, double other_reach, double side,
                                  std::vector<SphereNow>& out) {
         Vec3 w;
         const Quat q = m.rotor->principal_at(now - m.time, w);
@@ -227,15 +230,13 @@ std::optional<RigidContact> predict_rigid_contact(const RigidMotion& body1,
             const Vec3 arm = q * p.offset;
             const PointState state{centre + arm, m.vel + w.cross(arm)};
             const SphereBounds b = bounds_of(m, p);
-            // (The window is symmetric in the pair: measured from body 1's side.)
-            const Vec3 r =
-                &m == &body1 ? Vec3(other_centre - state.x) : Vec3(state.x - other_centre);
+            const Vec3 r = side * (other_centre - state.x);
             out.push_back(SphereNow{state, b, windows.at(r, p.radius + other_reach, b.rate, now)});
         }
     };
     thread_local std::vector<SphereNow> s1, s2;
-    spheres_now(body1, parts1, c2, body2.reach * bound_margin, s1);
-    spheres_now(body2, parts2, c1 - shift, body1.reach * bound_margin, s2); // (unshifted)
+    spheres_now(body1, parts1, c2, body2.reach * bound_margin, 1.0, s1);
+    spheres_now(body2, parts2, c1 - shift, body1.reach * bound_margin, -1.0, s2); // (unshifted)
     // Every pair's paths are smooth until the same time from `now`.
     const double smooth_end = smooth_until(body1, body2, now);
     struct Candidate {

@@ -400,6 +400,16 @@ void feature_manifold(const PlacedPolyhedron& a, const PlacedPolyhedron& b, cons
     m.count = 1;
 }
 
+// The face manifold with the better aligned of A's face fa and B's face fb as the reference
+// (A's unless B's is closer to the normal by more than reference_tie). False when no clipped
+// point is within max_gap.
+bool aligned_face_manifold(const PlacedPolyhedron& a, const PlacedPolyhedron& b,
+                           const FaceChoice& fa, const FaceChoice& fb, double max_gap,
+                           ContactManifold& m) {
+    return fa.cos >= fb.cos - reference_tie ? face_manifold(a, b, fa.face, true, max_gap, m)
+                                            : face_manifold(b, a, fb.face, false, max_gap, m);
+}
+
 // The speculative face points of an edge or vertex contact m (contact_manifold): the face
 // manifold of the better aligned of A's and B's faces, its points within max_gap with positive
 // gaps no smaller than m's point's (a deeper one would say more than the shapes' separation,
@@ -408,11 +418,8 @@ void feature_manifold(const PlacedPolyhedron& a, const PlacedPolyhedron& b, cons
 // the pair).
 void add_face_points(const PlacedPolyhedron& a, const PlacedPolyhedron& b, const FaceChoice& fa,
                      const FaceChoice& fb, double max_gap, ContactManifold& m) {
-    const bool on_a = fa.cos >= fb.cos - reference_tie;
     ContactManifold faces;
-    if (!(on_a ? face_manifold(a, b, fa.face, true, max_gap, faces)
-               : face_manifold(b, a, fb.face, false, max_gap, faces)))
-        return;
+    if (!aligned_face_manifold(a, b, fa, fb, max_gap, faces)) return;
     m.face.normal = faces.normal;
     for (int k = 0; k < faces.count; ++k)
         if (faces.points[at(k)].gap >= std::max(0.0, m.points[0].gap))
@@ -439,9 +446,7 @@ ContactManifold contact_manifold(const PlacedPolyhedron& a, const PlacedPolyhedr
     const FaceChoice fa = face_towards(a.core, va, ua), fb = face_towards(b.core, vb, ub);
     ContactManifold m;
     if (std::max(fa.cos, fb.cos) >= face_contact_cos) {
-        const bool on_a = fa.cos >= fb.cos - reference_tie;
-        if (on_a ? face_manifold(a, b, fa.face, true, max_gap, m)
-                 : face_manifold(b, a, fb.face, false, max_gap, m)) {
+        if (aligned_face_manifold(a, b, fa, fb, max_gap, m)) {
             // Deep in, the support vertex can lie outside the reference face's prism and the
             // clipped points all be shallower than the shapes are: then the supporting
             // features' point, as deep as they are, goes first (the other points after it).

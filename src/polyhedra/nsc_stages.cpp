@@ -65,6 +65,23 @@ void keep_face_points_within(double approach, ContactManifold& m) {
     m.face.count = kept;
 }
 
+// A manifold's points as contacts of bodies a and b (b = -1 for a wall or fixed hull `wall`),
+// each at the middle of its two witness points with its points' normal: the manifold's own,
+// then its speculative face points (under their own keys, speculative_key).
+void append_manifold_contacts(std::int64_t a, std::int64_t b, std::int32_t wall,
+                              const ContactManifold& m, std::vector<FoundContact>& found) {
+    for (int k = 0; k < m.count; ++k) {
+        const ContactPoint& c = m.points[static_cast<std::size_t>(k)];
+        found.push_back(
+            FoundContact{a, b, wall, 0.5 * (c.on_a + c.on_b), m.normal, c.gap, c.id.key()});
+    }
+    for (int k = 0; k < m.face.count; ++k) {
+        const ContactPoint& c = m.face.points[static_cast<std::size_t>(k)];
+        found.push_back(FoundContact{a, b, wall, 0.5 * (c.on_a + c.on_b), m.face.normal, c.gap,
+                                     c.id.speculative_key()});
+    }
+}
+
 // Whether the boxes around two placed cores are farther apart along a world axis than `gap`
 // (m): then so are the cores, and GJK would find them out of reach. Most candidate pairs of a
 // pile are (their bounding spheres meet, elongated grains do not): this test costs six
@@ -189,20 +206,8 @@ std::vector<ContactManifold> narrow_phase(const Placement& placed,
 std::vector<FoundContact> pair_contacts(std::span<const BodyPair> pairs,
                                         std::span<const ContactManifold> manifolds) {
     std::vector<FoundContact> found;
-    for (std::size_t q = 0; q < pairs.size(); ++q) {
-        const ContactManifold& mf = manifolds[q];
-        for (int k = 0; k < mf.count; ++k) {
-            const ContactPoint& c = mf.points[static_cast<std::size_t>(k)];
-            found.push_back(FoundContact{pairs[q].first, pairs[q].second, -1,
-                                         0.5 * (c.on_a + c.on_b), mf.normal, c.gap, c.id.key()});
-        }
-        for (int k = 0; k < mf.face.count; ++k) {
-            const ContactPoint& c = mf.face.points[static_cast<std::size_t>(k)];
-            found.push_back(FoundContact{pairs[q].first, pairs[q].second, -1,
-                                         0.5 * (c.on_a + c.on_b), mf.face.normal, c.gap,
-                                         c.id.speculative_key()});
-        }
-    }
+    for (std::size_t q = 0; q < pairs.size(); ++q)
+        append_manifold_contacts(pairs[q].first, pairs[q].second, -1, manifolds[q], found);
     return found;
 }
 
@@ -264,18 +269,7 @@ void append_fixed_hull_contacts(const Bodies& b, const Placement& placed,
             const ContactManifold mf =
                 core_contacts(placed.bodies[k], cores[placed.shape[k]], fixed, fixed_cores[j],
                               s.margin, max_gap, s.speculative_faces);
-            for (int c = 0; c < mf.count; ++c) {
-                const ContactPoint& p = mf.points[static_cast<std::size_t>(c)];
-                found.push_back(FoundContact{static_cast<std::int64_t>(k), -1, wall,
-                                             0.5 * (p.on_a + p.on_b), mf.normal, p.gap,
-                                             p.id.key()});
-            }
-            for (int c = 0; c < mf.face.count; ++c) {
-                const ContactPoint& p = mf.face.points[static_cast<std::size_t>(c)];
-                found.push_back(FoundContact{static_cast<std::int64_t>(k), -1, wall,
-                                             0.5 * (p.on_a + p.on_b), mf.face.normal, p.gap,
-                                             p.id.speculative_key()});
-            }
+            append_manifold_contacts(static_cast<std::int64_t>(k), -1, wall, mf, found);
         }
     }
 }
