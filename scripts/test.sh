@@ -4,8 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# ParaView (and a virtual display for its headless render) for the XDMF sidecar test.
-RUBBLE_EXTRA_PACKAGES="python3-paraview xvfb xauth" scripts/setup.sh release
+# ParaView (and a virtual display for its headless render) for the XDMF sidecar test; Open MPI
+# for the MPI executable and its tests (docs/mpi.md; the serial executable is built as always).
+RUBBLE_EXTRA_PACKAGES="python3-paraview xvfb xauth libopenmpi-dev openmpi-bin" \
+  scripts/setup.sh release
 ctest --test-dir build/release --output-on-failure -j "$(nproc)"
 
 scripts/setup.sh debug-sanitize

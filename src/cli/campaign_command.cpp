@@ -5,74 +5,185 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
+#include "exit_codes.hpp"
 #include "interrupt.hpp"
 #include "rubble/campaign/campaign_runs.hpp"
+#include "rubble/campaign/run_claims.hpp"
 #include "rubble/core/error.hpp"
+#include "rubble/core/stop_request.hpp"
 #include "rubble/runfile/run_file.hpp"
 #include "run_command.hpp"
 
 namespace rubble::cli {
+namespace {
 
-int campaign_command(const CampaignOptions& o, std::ostream& out, std::ostream& err) {
-    const campaign::Campaign c = campaign::load_campaign(o.path);
+// What became of each run in this invocation, combined over the ranks by a maximum: 0 for a
+// run that no rank of this job claimed (another process held it, or the ranks stopped first).
+enum Outcome : std::int64_t {
+    not_claimed = 0,
+    finished_before = 1,
+    finished_now = 2,
+    left_resumable = 3,
+    failed = 4,
+};
+
+void list_runs(const campaign::Campaign& c, std::ostream& out) {
+    // No claims file: no process has claimed a run yet.
+    const bool claimed_ever = std::filesystem::exists(campaign::claims_path(c));
+    for (std::size_t k = 0; k < c.runs.size(); ++k) {
+        const storage::FileLock claim =
+            claimed_ever ? campaign::claim_run(c, k) : storage::FileLock();
+        out << "  " << c.runs[k].file << ": "
+            << (claim.held() || !claimed_ever ? campaign::run_state_name(campaign::run_state(c, k))
+                                              : "running (claimed by another process)")
+            << "\n";
+    }
+}
+
+// Runs (or continues) run k, which this process has claimed. Returns its exit code and sets
+// its outcome; errors are thrown, named by the run's label.
+int run_one(const campaign::Campaign& c, std::size_t k, const CampaignOptions& o,
+            const std::string& rank_label, std::ostream& out, std::ostream& err, Outcome& outcome) {
     const std::size_t n = c.runs.size();
-    out << "campaign " << c.name << " (id " << c.id << "): " << c.sets.size()
-        << " initial conditions x " << c.seeds.size() << " seed(s) x " << c.models.size()
-        << " grain model(s) = " << n << " runs in '" << c.directory << "'\n";
-    if (o.list) {
-        for (std::size_t k = 0; k < n; ++k)
-            out << "  " << c.runs[k].file << ": "
-                << campaign::run_state_name(campaign::run_state(c, k)) << "\n";
+    const campaign::RunState state = campaign::run_state(c, k);
+    if (state == campaign::RunState::finished) {
+        outcome = finished_before;
         return 0;
     }
-    campaign::write_index(c);
-    std::size_t skipped = 0;
-    for (std::size_t k = 0; k < n; ++k) {
-        const campaign::RunState state = campaign::run_state(c, k);
-        const std::string path = campaign::run_path(c, k);
-        if (state == campaign::RunState::finished) {
-            ++skipped;
-            continue;
-        }
-        const std::string label = "run " + std::to_string(k + 1) + "/" + std::to_string(n) + " (" +
-                                  campaign::run_label(c, k) + ")";
-        RunOptions r;
-        r.request = campaign::run_request(c, k, state);
-        r.quiet = o.quiet;
-        r.progress_prefix = label + ": ";
-        // Each run's own report goes to its log; the campaign keeps one line per run.
-        const std::string log_path = std::filesystem::path(path).replace_extension(".log").string();
-        std::ofstream log(log_path, std::ios::app);
-        if (!log) throw IoError("cannot write the run log '" + log_path + "'");
-        const auto start = std::chrono::steady_clock::now();
-        int rc = 0;
-        try {
-            rc = run_command(r, log, err);
-        } catch (const InputError& e) {
-            throw InputError(label + ": " + e.what());
-        } catch (const PhysicsError& e) {
-            throw PhysicsError(label + ": " + e.what() + " (log: " + log_path + ")");
-        } catch (const IoError& e) {
-            throw IoError(label + ": " + e.what());
-        }
-        const double wall =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        if (rc == interrupted_exit_code) {
-            out << label << ": interrupted; rerun `rubble campaign " << c.path
-                << "` to continue (finished runs are kept, this one resumes)\n";
-            return rc;
-        }
-        if (rc != 0) return rc;
-        const std::string reason = runfile::read_stop_reason(path);
-        char line[128];
-        std::snprintf(line, sizeof line, "%.3g s wall", wall);
-        out << label << ": " << (reason == "settled" ? "settled" : "reached its end time")
-            << (state == campaign::RunState::incomplete ? " (resumed)" : "") << ", " << line << "\n"
-            << std::flush;
+    const std::string path = campaign::run_path(c, k);
+    const std::string label = rank_label + "run " + std::to_string(k + 1) + "/" +
+                              std::to_string(n) + " (" + campaign::run_label(c, k) + ")";
+    RunOptions r;
+    r.request = campaign::run_request(c, k, state);
+    r.quiet = o.quiet;
+    r.progress_prefix = label + ": ";
+    // Each run's own report goes to its log; the campaign keeps one line per run.
+    const std::string log_path = std::filesystem::path(path).replace_extension(".log").string();
+    std::ofstream log(log_path, std::ios::app);
+    if (!log) throw IoError("cannot write the run log '" + log_path + "'");
+    const auto start = std::chrono::steady_clock::now();
+    int rc = 0;
+    outcome = failed;
+    try {
+        rc = run_command(r, log, err);
+    } catch (const InputError& e) {
+        throw InputError(label + ": " + e.what());
+    } catch (const PhysicsError& e) {
+        throw PhysicsError(label + ": " + e.what() + " (log: " + log_path + ")");
+    } catch (const IoError& e) {
+        throw IoError(label + ": " + e.what());
     }
-    out << "campaign " << c.name << ": all " << n << " runs finished";
-    if (skipped > 0) out << " (" << skipped << " already before)";
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (rc == interrupted_exit_code) {
+        outcome = left_resumable;
+        out << label << ": interrupted; rerun `rubble campaign " << c.path
+            << "` to continue (finished runs are kept, this one resumes)\n"
+            << std::flush;
+        return rc;
+    }
+    if (rc != 0) return rc;
+    outcome = finished_now;
+    const std::string reason = runfile::read_stop_reason(path);
+    char line[128];
+    std::snprintf(line, sizeof line, "%.3g s wall", wall);
+    out << label << ": " << (reason == "settled" ? "settled" : "reached its end time")
+        << (state == campaign::RunState::incomplete ? " (resumed)" : "") << ", " << line << "\n"
+        << std::flush;
+    return 0;
+}
+
+} // namespace
+
+int campaign_command(const CampaignOptions& o, std::ostream& out, std::ostream& err,
+                     core::Communicator& world) {
+    // Every rank reads the campaign: an error in it is met by all alike (cli.hpp).
+    const campaign::Campaign c = campaign::load_campaign(o.path);
+    const std::size_t n = c.runs.size();
+    if (o.only > n)
+        throw InputError("rubble campaign --run " + std::to_string(o.only) + ": '" + o.path +
+                         "' has runs 1 to " + std::to_string(n) + " (--list names them)");
+    const bool first = world.rank() == 0;
+    if (first) {
+        out << "campaign " << c.name << " (id " << c.id << "): " << c.sets.size()
+            << " initial conditions x " << c.seeds.size() << " seed(s) x " << c.models.size()
+            << " grain model(s) = " << n << " runs in '" << c.directory << "'";
+        if (world.size() > 1) out << ", over " << world.size() << " ranks";
+        out << "\n" << std::flush;
+    }
+    // The index is written once, before any rank starts a run.
+    const int index_rank =
+        static_cast<int>(world.max(exit_code_rank(first ? guarded(
+                                                              [&] {
+                                                                  if (o.list)
+                                                                      list_runs(c, out);
+                                                                  else
+                                                                      campaign::write_index(c);
+                                                                  return 0;
+                                                              },
+                                                              err, true)
+                                                        : 0)));
+    if (index_rank != 0 || o.list) return exit_code_of_rank(index_rank);
+
+    // The whole campaign is guarded, deferred: a signal between two runs, or while other ranks
+    // finish theirs, stops the campaign resumably (each run's guard nests inside).
+    InterruptGuard guard;
+    guard.defer();
+    const std::string rank_label =
+        world.size() > 1 ? "rank " + std::to_string(world.rank()) + ": " : "";
+    std::vector<std::int64_t> outcomes(n, not_claimed);
+    int code = 0;
+    for (std::size_t k = 0; k < n && code == 0; ++k) {
+        if (o.only != 0 && k + 1 != o.only) continue;
+        if (stop_requested()) {
+            out << rank_label << "interrupted between two runs; rerun `rubble campaign " << c.path
+                << "` to continue\n"
+                << std::flush;
+            code = interrupted_exit_code;
+            break;
+        }
+        code = guarded(
+            [&] {
+                const storage::FileLock claim = campaign::claim_run(c, k);
+                if (!claim.held()) return 0; // another rank or process works on it
+                Outcome outcome = not_claimed;
+                const int rc = run_one(c, k, o, rank_label, out, err, outcome);
+                outcomes[k] = outcome;
+                return rc;
+            },
+            err, true, rank_label.c_str());
+        if (code != 0 && code != interrupted_exit_code) outcomes[k] = failed;
+    }
+
+    world.barrier(); // idle ranks sleep here while the others finish their runs
+    const int job_code = exit_code_of_rank(static_cast<int>(world.max(exit_code_rank(code))));
+    world.max_in_place(outcomes);
+    if (!first || job_code != 0) return job_code;
+    if (o.only != 0) {
+        const std::int64_t x = outcomes[o.only - 1];
+        out << "campaign " << c.name << ": run " << o.only << "/" << n
+            << (x == not_claimed    ? " is claimed by another process; not run here"
+                : x == finished_now ? " finished"
+                                    : " was finished already")
+            << "; index: " << campaign::index_path(c) << "\n";
+        return 0;
+    }
+    std::size_t before = 0, elsewhere = 0;
+    for (const std::int64_t x : outcomes) {
+        before += x == finished_before ? 1 : 0;
+        elsewhere += x == not_claimed ? 1 : 0;
+    }
+    if (elsewhere > 0) {
+        out << "campaign " << c.name << ": " << n - elsewhere << " of " << n << " runs finished; "
+            << elsewhere
+            << " claimed by another process when this one came to them (rerun `rubble campaign "
+            << c.path << "` when it ends to finish or check them)";
+    } else {
+        out << "campaign " << c.name << ": all " << n << " runs finished";
+    }
+    if (before > 0) out << " (" << before << " already before)";
     out << "; index: " << campaign::index_path(c) << "\n";
     return 0;
 }

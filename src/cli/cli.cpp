@@ -8,6 +8,8 @@
 #include <CLI/CLI.hpp>
 
 #include "campaign_command.hpp"
+#include "exit_codes.hpp"
+#include "launch_check.hpp"
 #include "rubble/config/parameters.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/gpu/device_info.hpp"
@@ -18,7 +20,7 @@
 namespace rubble::cli {
 namespace {
 
-std::string version_text() {
+std::string version_text(const core::Communicator& world) {
     std::ostringstream os;
     os << "rubble " << version << "\nbuild: " << build_compiler << ", " << build_type
        << (build_sanitize ? ", address+undefined sanitizers" : "") << "\nCUDA: ";
@@ -27,6 +29,15 @@ std::string version_text() {
            << gpu::query_devices().description;
     } else {
         os << "off";
+    }
+    os << "\nMPI: ";
+    if (!world.library().empty()) {
+        os << "on (" << world.library() << "; this job: " << world.size() << " rank"
+           << (world.size() == 1 ? "" : "s") << ")";
+    } else if (build_mpi) {
+        os << "off in this executable; the MPI one of this build is " << build_mpi_executable;
+    } else {
+        os << "off (build with RUBBLE_MPI=ON for runs and campaigns over ranks: docs/mpi.md)";
     }
     return os.str();
 }
@@ -57,9 +68,10 @@ const char* type_label(config::ParamType t) {
 
 } // namespace
 
-int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
+            core::Communicator& world) {
     CLI::App app{"rubble: gravitational aggregation of rubble-pile asteroids"};
-    app.set_version_flag("--version", version_text());
+    app.set_version_flag("--version", version_text(world));
     app.require_subcommand(1);
 
     RunOptions run;
@@ -89,6 +101,11 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
         ->required();
     campaign_cmd->add_flag("--quiet", campaign.quiet, "No progress lines");
     campaign_cmd->add_flag("--list", campaign.list, "List the runs and their state; run nothing");
+    campaign_cmd
+        ->add_option("--run", campaign.only,
+                     "Run (or continue) only run K, counted from 1 as --list and the progress "
+                     "lines count (one task of a job array per run: docs/mpi.md)")
+        ->check(CLI::PositiveNumber);
 
     bool markdown = false;
     auto* params_cmd = app.add_subcommand("params", "Print every parameter with its default");
@@ -102,38 +119,54 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        const int code = app.exit(e, out, err);
+        std::ostringstream elsewhere; // the same text on every rank: rank 0 prints it
+        const bool first = world.rank() == 0;
+        const int code = app.exit(e, first ? out : elsewhere, first ? err : elsewhere);
         return code == 0 ? 0 : 2;
     }
 
-    try {
-        if (params_cmd->parsed()) {
+    const bool first = world.rank() == 0;
+    if (world.library().empty() && ranks_started_by_launcher() > 1) {
+        err << "error: this rubble was built without MPI, but a launcher started it as one of "
+            << ranks_started_by_launcher()
+            << " ranks, each of which would run the whole command alone: run it without "
+               "mpirun, or "
+            << (build_mpi
+                    ? std::string("start this build's MPI executable, ") + build_mpi_executable
+                    : std::string("build rubble with RUBBLE_MPI=ON (docs/mpi.md)"))
+            << "\n";
+        return 2;
+    }
+    // What only one process should do (print, write a sidecar) is done by rank 0, and every
+    // rank returns its exit code.
+    const auto on_first_rank = [&](auto&& command) {
+        return static_cast<int>(world.max(first ? guarded(command, err, true) : 0));
+    };
+    if (params_cmd->parsed()) {
+        return on_first_rank([&] {
             out << (markdown ? config::parameters_markdown() : config::ParameterSet().to_toml());
             return 0;
-        }
-        if (xdmf_cmd->parsed()) return xdmf_command(xdmf_paths, out);
-        if (campaign_cmd->parsed()) return campaign_command(campaign, out, err);
-        if (run.request.params_path.empty() && run.request.resume_path.empty())
-            throw InputError("rubble run: give a parameter file (rubble run PARAMS.toml) or "
-                             "--resume OUT.h5");
-        for (const auto& s : config::parameter_specs()) {
-            if (override_opts[s.key]->count() > 0)
-                run.request.overrides.emplace_back(s.key, override_text[s.key]);
-        }
-        return run_command(run, out, err);
-    } catch (const InputError& e) {
-        err << "error: " << e.what() << "\n";
-        return 2;
-    } catch (const IoError& e) {
-        err << "error: " << e.what() << "\n";
-        return 1;
-    } catch (const PhysicsError& e) {
-        err << "error: " << e.what() << "\n";
-        return 3;
-    } catch (const std::exception& e) {
-        err << "internal error: " << e.what() << "\n";
-        return 1;
+        });
     }
+    if (xdmf_cmd->parsed()) return on_first_rank([&] { return xdmf_command(xdmf_paths, out); });
+    if (campaign_cmd->parsed())
+        return guarded([&] { return campaign_command(campaign, out, err, world); }, err, first);
+    return guarded(
+        [&] {
+            if (world.size() > 1)
+                throw InputError("rubble run: one simulation over several MPI ranks is not "
+                                 "available yet (docs/mpi.md); run it on one rank, or run "
+                                 "a campaign over ranks (mpirun -np P rubble campaign FILE)");
+            if (run.request.params_path.empty() && run.request.resume_path.empty())
+                throw InputError("rubble run: give a parameter file (rubble run PARAMS.toml) "
+                                 "or --resume OUT.h5");
+            for (const auto& s : config::parameter_specs()) {
+                if (override_opts[s.key]->count() > 0)
+                    run.request.overrides.emplace_back(s.key, override_text[s.key]);
+            }
+            return run_command(run, out, err);
+        },
+        err, first);
 }
 
 } // namespace rubble::cli

@@ -10,8 +10,7 @@ namespace rubble::cli {
 namespace {
 
 volatile std::sig_atomic_t deferred = 0;
-struct sigaction previous_int {};
-struct sigaction previous_term {};
+int depth = 0; // guards alive (set and read outside signal handlers only)
 
 // Only async-signal-safe calls here: write(2) and _exit(2).
 void say_and_exit(const char* text, std::size_t length) {
@@ -44,17 +43,19 @@ void install(int signal, struct sigaction* previous) {
 
 } // namespace
 
-InterruptGuard::InterruptGuard() {
+InterruptGuard::InterruptGuard() : previous_deferred_(deferred), outermost_(depth == 0) {
+    ++depth;
     deferred = 0;
-    clear_stop_request();
-    install(SIGINT, &previous_int);
-    install(SIGTERM, &previous_term);
+    if (outermost_) clear_stop_request();
+    install(SIGINT, &previous_int_);
+    install(SIGTERM, &previous_term_);
 }
 
 InterruptGuard::~InterruptGuard() {
-    sigaction(SIGINT, &previous_int, nullptr);
-    sigaction(SIGTERM, &previous_term, nullptr);
-    deferred = 0;
+    sigaction(SIGINT, &previous_int_, nullptr);
+    sigaction(SIGTERM, &previous_term_, nullptr);
+    deferred = previous_deferred_;
+    --depth;
 }
 
 void InterruptGuard::defer() {

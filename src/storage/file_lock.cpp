@@ -43,6 +43,24 @@ FileLock FileLock::try_acquire(const std::string& path) {
     return lock;
 }
 
+FileLock FileLock::try_acquire_byte(const std::string& path, std::int64_t byte,
+                                    const std::string& what) {
+    FileLock lock;
+    lock.fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lock.fd_ < 0)
+        throw IoError("cannot open " + what + " '" + path + "': " + std::strerror(errno));
+    struct flock one {};
+    one.l_type = F_WRLCK;
+    one.l_whence = SEEK_SET;
+    one.l_start = static_cast<off_t>(byte);
+    one.l_len = 1; // a lock may lie beyond the end of the file
+    if (::fcntl(lock.fd_, F_OFD_SETLK, &one) == 0) return lock;
+    if (errno == EAGAIN || errno == EACCES) return FileLock();
+    throw IoError("cannot lock byte " + std::to_string(byte) + " of " + what + " '" + path +
+                  "': " + std::strerror(errno) +
+                  " (the file system must support fcntl locks: docs/mpi.md)");
+}
+
 FileLock::FileLock(FileLock&& o) noexcept : fd_(o.fd_) {
     o.fd_ = -1;
 }

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace rubble::test {
@@ -18,11 +19,13 @@ namespace rubble::test {
 struct ChildOptions {
     std::uint64_t file_size_limit = 0; ///< bytes (0: none); SIGXFSZ is ignored, so write fails
     std::string output_path;           ///< stdout and stderr go here ("" : /dev/null)
+    std::vector<std::pair<std::string, std::string>> environment; ///< set in the child
 };
 
-/// Starts RUBBLE_BINARY with `args` (without the program name).
-inline pid_t spawn_rubble(const std::vector<std::string>& args, const ChildOptions& o = {}) {
-    std::vector<const char*> argv{RUBBLE_BINARY};
+/// Starts `program` with `args` (without the program name).
+inline pid_t spawn_program(const std::string& program, const std::vector<std::string>& args,
+                           const ChildOptions& o = {}) {
+    std::vector<const char*> argv{program.c_str()};
     for (const auto& a : args)
         argv.push_back(a.c_str());
     argv.push_back(nullptr);
@@ -33,13 +36,20 @@ inline pid_t spawn_rubble(const std::vector<std::string>& args, const ChildOptio
     if (fd < 0) _exit(126);
     dup2(fd, STDOUT_FILENO);
     dup2(fd, STDERR_FILENO);
+    for (const auto& [name, value] : o.environment)
+        setenv(name.c_str(), value.c_str(), 1);
     if (o.file_size_limit > 0) {
         signal(SIGXFSZ, SIG_IGN);
         const rlimit limit{o.file_size_limit, o.file_size_limit};
         setrlimit(RLIMIT_FSIZE, &limit);
     }
-    execv(RUBBLE_BINARY, const_cast<char* const*>(argv.data()));
+    execv(program.c_str(), const_cast<char* const*>(argv.data()));
     _exit(127);
+}
+
+/// Starts RUBBLE_BINARY with `args` (without the program name).
+inline pid_t spawn_rubble(const std::vector<std::string>& args, const ChildOptions& o = {}) {
+    return spawn_program(RUBBLE_BINARY, args, o);
 }
 
 /// Whether `child` has not ended yet (it is not reaped: wait_for_child still reports it).

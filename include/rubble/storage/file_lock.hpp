@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include <cstdint>
 #include <string>
 
 namespace rubble::storage {
@@ -16,6 +17,12 @@ public:
     static FileLock acquire(const std::string& path, const std::string& what);
     /// Locks `path` if no other process holds it; an empty lock (held() false) otherwise.
     static FileLock try_acquire(const std::string& path);
+    /// Locks byte `byte` of `path` (created empty if missing: a lock needs no data) if no
+    /// other open file description holds it; an empty lock otherwise. One file holds many
+    /// such claims (a campaign's runs, campaign/run_claims.hpp). Throws IoError naming `what`
+    /// when the file cannot be opened or locks are not supported there.
+    static FileLock try_acquire_byte(const std::string& path, std::int64_t byte,
+                                     const std::string& what);
     FileLock(FileLock&& o) noexcept;
     FileLock& operator=(FileLock&& o) noexcept;
     FileLock(const FileLock&) = delete;

@@ -2,7 +2,8 @@
 // `rubble campaign` (issue 22, items 2, 3 and 7): a tiny campaign runs end to end; interrupted
 // and run again it ends bitwise where an uninterrupted one ends (finished runs kept, the
 // interrupted one resumed, the settling stop replayed); files and indexes of another campaign
-// are refused; a bad [campaign] table is refused naming the file, line and key.
+// are refused; a bad [campaign] table is refused naming the file, line and key. Processes that
+// run one campaign at once share its runs through their claims (issue 34, run_claims.hpp).
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -13,50 +14,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "child_process.hpp"
 #include "cli_runner.hpp"
 #include "rubble/campaign/campaign.hpp"
+#include "rubble/campaign/run_claims.hpp"
 #include "rubble/runfile/run_file.hpp"
 #include "run_comparison.hpp"
 #include "temp_dir.hpp"
+#include "tiny_campaign.hpp"
 
 using rubble::test::run_rubble;
 
-namespace {
-
-// Eight hulls of 40 to 130 m at 3000 kg/m^3 in a 700 m cube (free-fall time about 1.1e4 s):
-// they meet within a few thousand seconds and settle; two sets, two grain models.
-std::string campaign(const std::string& dir, const std::string& extra = "",
-                     const std::string& models = "\"sphere\", \"polyhedron\"") {
-    return "[campaign]\nname = \"tiny\"\ndirectory = \"" + dir + "\"\nmodels = [" + models +
-           "]\nseeds = [3]\nsets = [\"0\", \"1.1\"]\nlevels = [1.0]\nv0 = 0.01\n" + extra +
-           "[integrator]\ndt = 5.0\nt_end = 80000.0\n[gravity]\nbackend = \"direct\"\n"
-           "[collisions]\nenabled = true\neps_n = 0.5\nmu = 0.6\nv_min = 2.0e-3\n"
-           "f_crit = 0.01\n[output]\nsnapshot_interval = 500.0\n[stop]\n"
-           "settled_window = 12000.0\n[ic.cloud]\nn = 8\nshape = \"cube\"\nsize = 700.0\n"
-           "radius_distribution = \"uniform\"\nradius_min = 40.0\nradius_max = 130.0\n"
-           "density = 3000.0\ngrain = \"hull\"\n";
-}
-
-const char* const run_files[] = {"set0_seed3_sphere.h5", "set0_seed3_polyhedron.h5",
-                                 "set1.1@1_seed3_sphere.h5", "set1.1@1_seed3_polyhedron.h5"};
-
-// Polls until `path` holds at least `snapshots` snapshots (false after ten minutes: the
-// sanitizer build on a loaded machine takes half a minute for one tiny run).
-bool wait_for_snapshots(const std::string& path, std::int64_t snapshots) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(10);
-    while (std::chrono::steady_clock::now() < deadline) {
-        try {
-            if (std::filesystem::exists(path) && rubble::runfile::snapshot_count(path) >= snapshots)
-                return true;
-        } catch (const std::exception&) {
-            // being written
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return false;
-}
-
-} // namespace
+using rubble::test::campaign;
+using rubble::test::run_files;
+using rubble::test::wait_for_snapshots;
 
 TEST(Campaign, InterruptedAndContinuedEqualsUninterruptedBitwise) {
     rubble::test::TempDir tmp;
@@ -108,6 +79,94 @@ TEST(Campaign, InterruptedAndContinuedEqualsUninterruptedBitwise) {
     const auto done = run_rubble({"campaign", file, "--quiet"});
     ASSERT_EQ(done.code, 0) << done.err;
     EXPECT_NE(done.out.find("(4 already before)"), std::string::npos) << done.out;
+}
+
+// A run claimed by another process is left to it: listed as running, skipped, and taken up by
+// the next call once the claim is gone (the process ended). Here the claim is held by this
+// test itself: a lock of another open file description, as another process's would be.
+TEST(Campaign, ARunClaimedElsewhereIsLeftToItsClaimant) {
+    rubble::test::TempDir tmp;
+    const std::string dir = tmp.file("c");
+    const std::string file = tmp.write("c.toml", campaign(dir));
+    const auto c = rubble::campaign::load_campaign(file);
+    std::filesystem::create_directories(dir);
+    {
+        const auto claim = rubble::campaign::claim_run(c, 1);
+        ASSERT_TRUE(claim.held());
+        EXPECT_FALSE(rubble::campaign::claim_run(c, 1).held()); // held means held
+        const auto list = run_rubble({"campaign", file, "--list"});
+        ASSERT_EQ(list.code, 0) << list.err;
+        EXPECT_NE(list.out.find(std::string(run_files[1]) + ": running (claimed by another"),
+                  std::string::npos)
+            << list.out;
+        const auto r = run_rubble({"campaign", file, "--quiet"});
+        ASSERT_EQ(r.code, 0) << r.err;
+        EXPECT_NE(r.out.find("3 of 4 runs finished; 1 claimed by another process"),
+                  std::string::npos)
+            << r.out;
+        EXPECT_EQ(r.out.find("run 2/4"), std::string::npos) << r.out;
+        EXPECT_FALSE(std::filesystem::exists(dir + "/" + run_files[1]));
+    }
+    const auto rest = run_rubble({"campaign", file, "--quiet"});
+    ASSERT_EQ(rest.code, 0) << rest.err;
+    EXPECT_NE(rest.out.find("run 2/4"), std::string::npos) << rest.out;
+    EXPECT_NE(rest.out.find("all 4 runs finished (3 already before)"), std::string::npos)
+        << rest.out;
+}
+
+// One run alone, as one task of a job array per run does it (docs/mpi.md).
+TEST(Campaign, RunOnlyRunsTheOneRunItNames) {
+    rubble::test::TempDir tmp;
+    const std::string dir = tmp.file("c");
+    const std::string file = tmp.write("c.toml", campaign(dir));
+    const auto r = run_rubble({"campaign", file, "--quiet", "--run", "3"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("run 3/4 (set 1.1@1, seed 3, sphere): settled"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("campaign tiny: run 3/4 finished"), std::string::npos) << r.out;
+    for (int k = 0; k < 4; ++k)
+        EXPECT_EQ(std::filesystem::exists(dir + "/" + run_files[k]), k == 2) << run_files[k];
+    const auto again = run_rubble({"campaign", file, "--quiet", "--run", "3"});
+    EXPECT_NE(again.out.find("run 3/4 was finished already"), std::string::npos) << again.out;
+    const auto beyond = run_rubble({"campaign", file, "--run", "5"});
+    EXPECT_EQ(beyond.code, 2);
+    EXPECT_NE(beyond.err.find("--run 5: '" + file + "' has runs 1 to 4"), std::string::npos)
+        << beyond.err;
+}
+
+// Two processes started on one campaign at once (two terminals, two tasks of a job array) run
+// each run once between them, and the runs are the runs of one process alone, bitwise.
+TEST(Campaign, TwoProcessesAtOnceRunEachRunOnce) {
+    rubble::test::TempDir tmp;
+    const std::string alone = tmp.file("alone"), shared = tmp.file("shared");
+    ASSERT_EQ(run_rubble({"campaign", tmp.write("a.toml", campaign(alone)), "--quiet"}).code, 0);
+    const std::string file = tmp.write("s.toml", campaign(shared));
+    rubble::test::ChildOptions one, two;
+    one.output_path = tmp.file("one.txt");
+    two.output_path = tmp.file("two.txt");
+    const pid_t a = rubble::test::spawn_rubble({"campaign", file, "--quiet"}, one);
+    const pid_t b = rubble::test::spawn_rubble({"campaign", file, "--quiet"}, two);
+    const auto ea = rubble::test::wait_for_child(a, std::chrono::minutes(10));
+    const auto eb = rubble::test::wait_for_child(b, std::chrono::minutes(10));
+    const auto text = [](const std::string& path) {
+        std::ifstream in(path);
+        return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+    const std::string out = text(one.output_path) + text(two.output_path);
+    ASSERT_TRUE(ea.exited && ea.code == 0) << out;
+    ASSERT_TRUE(eb.exited && eb.code == 0) << out;
+    for (int k = 1; k <= 4; ++k) {
+        const std::string run = "run " + std::to_string(k) + "/4 (";
+        const auto first = out.find(run);
+        ASSERT_NE(first, std::string::npos) << out;
+        EXPECT_EQ(out.find(run, first + 1), std::string::npos) << "run " << k << " twice\n" << out;
+    }
+    for (const char* f : run_files) {
+        SCOPED_TRACE(f);
+        rubble::test::expect_same_final_state(alone + "/" + f, shared + "/" + f);
+        rubble::test::expect_same_diagnostics(alone + "/" + f, shared + "/" + f);
+        rubble::test::expect_same_collision_log(alone + "/" + f, shared + "/" + f);
+    }
 }
 
 TEST(Campaign, EachRunGetsTheSharedParametersAndItsOwnSetSeedAndModel) {

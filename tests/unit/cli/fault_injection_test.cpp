@@ -76,7 +76,7 @@ TEST(FaultInjection, AFullDiskKeepsEveryEarlierSnapshotAndResumesExactly) {
         const std::string out = dir.file("capped.h5"), log = dir.file("capped.log");
         const auto limit = static_cast<std::uint64_t>(fraction * static_cast<double>(full_size));
         const pid_t child = rubble::test::spawn_rubble(
-            {"run", dir.write("capped.toml", gas(out)), "--quiet"}, {limit, log});
+            {"run", dir.write("capped.toml", gas(out)), "--quiet"}, {limit, log, {}});
         const auto end = rubble::test::wait_for_child(child, 120s);
         ASSERT_TRUE(end.exited);
         EXPECT_EQ(end.code, 1);
@@ -151,7 +151,7 @@ TEST(FaultInjection, SigtermInALongDriftStopsAtOnceAndResumesExactly) {
 
     const std::string log = dir.file("stopped.log");
     const pid_t child = rubble::test::spawn_rubble(
-        {"run", dir.write("stopped.toml", dense(out)), "--quiet"}, {0, log});
+        {"run", dir.write("stopped.toml", dense(out)), "--quiet"}, {0, log, {}});
     // The first step's snapshot marks the start of the second drift; a quarter of a drift
     // later the run is inside it.
     const auto deadline = std::chrono::steady_clock::now() + 300s;
@@ -183,7 +183,7 @@ TEST(FaultInjection, SigtermDuringTheSetUpEndsTheRunWithAMessage) {
          dir.write("big.toml", "[integrator]\ndt = 10.0\nn_steps = 10\n[output]\nfile = \"" + out +
                                    "\"\n[ic.cloud]\nn = 3000000\nsize = 1.0e6\nradius = 5.0\n"),
          "--quiet"},
-        {0, log});
+        {0, log, {}});
     std::this_thread::sleep_for(300ms);
     kill(child, SIGTERM);
     const auto end = rubble::test::wait_for_child(child, 60s);

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The command line's exit codes (cli.hpp) and the one place that turns errors into them.
+#include <exception>
+#include <ostream>
+
+#include "interrupt.hpp"
+#include "rubble/core/error.hpp"
+
+namespace rubble::cli {
+
+/// Runs `command` (returning an exit code), turning its errors into the exit code and one
+/// line on `err`: 2 bad input, 1 a failed write or an internal error, 3 a state no longer
+/// finite. The line, led by `prefix` ("rank 2: "), is printed only where `print` is (rank 0,
+/// for an error that every rank meets alike).
+template <class Command>
+int guarded(Command&& command, std::ostream& err, bool print, const char* prefix = "") {
+    const auto fail = [&](const char* kind, const std::exception& e, int code) {
+        if (print) err << kind << prefix << e.what() << "\n";
+        return code;
+    };
+    try {
+        return command();
+    } catch (const InputError& e) {
+        return fail("error: ", e, 2);
+    } catch (const IoError& e) {
+        return fail("error: ", e, 1);
+    } catch (const PhysicsError& e) {
+        return fail("error: ", e, 3);
+    } catch (const std::exception& e) {
+        return fail("internal error: ", e, 1);
+    }
+}
+
+/// The exit code of a job from its ranks' codes: an error (1, 2, 3) before an interruption
+/// (130) before success. Codes map to ranks that a maximum over the ranks keeps
+/// (core::Communicator::max), and back.
+[[nodiscard]] inline int exit_code_rank(int code) {
+    return code == 0 ? 0 : code == interrupted_exit_code ? 1 : 2 + code;
+}
+[[nodiscard]] inline int exit_code_of_rank(int rank) {
+    return rank == 0 ? 0 : rank == 1 ? interrupted_exit_code : rank - 2;
+}
+
+} // namespace rubble::cli
