@@ -89,6 +89,63 @@ void Bodies::set_hull_shapes(HullShapes shapes) {
     hull_shapes_ = std::make_shared<HullShapes>(std::move(shapes));
 }
 
+namespace {
+
+// The first row of each body's group in a table grouped by body (spheres, hulls), and the end:
+// rows begin[k] to begin[k + 1] of the table belong to body k.
+template <class Table> std::vector<std::size_t> group_starts(const Table& t, std::size_t bodies) {
+    std::vector<std::size_t> begin(bodies + 1, 0);
+    for (const std::int64_t body : t.body)
+        ++begin[static_cast<std::size_t>(body) + 1];
+    for (std::size_t k = 0; k < bodies; ++k)
+        begin[k + 1] += begin[k];
+    return begin;
+}
+
+template <class Table>
+void select_groups(const Table& from, Table& to, std::span<const std::size_t> rows,
+                   std::size_t bodies) {
+    if (from.size() == 0) return;
+    const std::vector<std::size_t> begin = group_starts(from, bodies);
+    for (std::size_t out = 0; out < rows.size(); ++out) {
+        for (std::size_t i = begin[rows[out]]; i < begin[rows[out] + 1]; ++i) {
+            append_row(to, from, i);
+            to.body.back() = static_cast<std::int64_t>(out);
+        }
+    }
+}
+
+template <class Table> void append_groups(Table& to, const Table& more, std::size_t shift) {
+    for (std::size_t i = 0; i < more.size(); ++i) {
+        append_row(to, more, i);
+        to.body.back() += static_cast<std::int64_t>(shift);
+    }
+}
+
+} // namespace
+
+Bodies Bodies::select(std::span<const std::size_t> rows) const {
+    Bodies out;
+    out.hull_shapes_ = hull_shapes_;
+    reserve_table(out, rows.size());
+    for (const std::size_t k : rows)
+        append_row(out, *this, k);
+    select_groups(spheres, out.spheres, rows, size());
+    select_groups(hulls, out.hulls, rows, size());
+    return out;
+}
+
+void Bodies::append(const Bodies& more) {
+    if (hull_shapes_ != more.hull_shapes_ && more.hulls.size() > 0)
+        throw std::logic_error("Bodies::append: the bodies name hull shapes of another catalogue");
+    const std::size_t shift = size();
+    for (std::size_t k = 0; k < more.size(); ++k)
+        append_row(*this, more, k);
+    append_groups(spheres, more.spheres, shift);
+    append_groups(hulls, more.hulls, shift);
+    index_.clear();
+}
+
 bool Bodies::gravity_at_centres() const {
     return (spheres.size() == 0 && hulls.size() == size()) || all_free_spheres();
 }

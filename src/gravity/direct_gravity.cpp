@@ -28,12 +28,8 @@ void row_field(const double* xs, const double* ys, const double* zs, const doubl
 
 DirectGravity::DirectGravity(double G, double softening) : G_(G), eps2_(softening * softening) {}
 
-void DirectGravity::compute(std::span<const Vec3> pos, std::span<const double> mass,
-                            std::span<Vec3> acc, std::span<double> potential) {
+void DirectGravity::load(std::span<const Vec3> pos, std::span<const double> mass) {
     const std::size_t n = pos.size();
-    if (mass.size() != n || acc.size() != n || potential.size() != n) {
-        throw std::invalid_argument("DirectGravity::compute: span sizes differ");
-    }
     x_.resize(n);
     y_.resize(n);
     z_.resize(n);
@@ -44,6 +40,15 @@ void DirectGravity::compute(std::span<const Vec3> pos, std::span<const double> m
         z_[j] = pos[j].z();
         m_[j] = mass[j];
     }
+}
+
+void DirectGravity::compute(std::span<const Vec3> pos, std::span<const double> mass,
+                            std::span<Vec3> acc, std::span<double> potential) {
+    const std::size_t n = pos.size();
+    if (mass.size() != n || acc.size() != n || potential.size() != n) {
+        throw std::invalid_argument("DirectGravity::compute: span sizes differ");
+    }
+    load(pos, mass);
     const double* xs = x_.data();
     const double* ys = y_.data();
     const double* zs = z_.data();
@@ -57,6 +62,34 @@ void DirectGravity::compute(std::span<const Vec3> pos, std::span<const double> m
         row_field(xs, ys, zs, ms, count, xs[i], ys[i], zs[i], eps2, f);
         acc[static_cast<std::size_t>(i)] = Vec3(G_ * f[0], G_ * f[1], G_ * f[2]);
         potential[static_cast<std::size_t>(i)] = G_ * f[3];
+    }
+}
+
+void DirectGravity::compute_rows(std::span<const Vec3> pos, std::span<const double> mass,
+                                 std::span<const std::size_t> targets, std::span<Vec3> acc,
+                                 std::span<double> potential) {
+    const std::size_t n = pos.size();
+    if (mass.size() != n || acc.size() != targets.size() || potential.size() != targets.size())
+        throw std::invalid_argument("DirectGravity::compute_rows: span sizes differ");
+    for (const std::size_t i : targets) {
+        if (i >= n) throw std::invalid_argument("DirectGravity::compute_rows: target out of range");
+    }
+    load(pos, mass);
+    const double* xs = x_.data();
+    const double* ys = y_.data();
+    const double* zs = z_.data();
+    const double* ms = m_.data();
+    const double eps2 = eps2_;
+    const auto count = static_cast<std::ptrdiff_t>(n);
+    const auto rows = static_cast<std::ptrdiff_t>(targets.size());
+
+#pragma omp parallel for schedule(static) if (rows > 256)
+    for (std::ptrdiff_t t = 0; t < rows; ++t) {
+        const std::size_t i = targets[static_cast<std::size_t>(t)];
+        double f[4];
+        row_field(xs, ys, zs, ms, count, xs[i], ys[i], zs[i], eps2, f);
+        acc[static_cast<std::size_t>(t)] = Vec3(G_ * f[0], G_ * f[1], G_ * f[2]);
+        potential[static_cast<std::size_t>(t)] = G_ * f[3];
     }
 }
 

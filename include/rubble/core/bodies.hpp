@@ -20,6 +20,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <span>
 #include <tuple>
 #include <unordered_map>
 #include <vector>
@@ -146,6 +147,14 @@ struct Bodies {
     std::int64_t add_hull_shape(const shapes::Polyhedron& shape);
     /// Replaces the catalogue (a file's, read back as it was written).
     void set_hull_shapes(HullShapes shapes);
+    /// The bodies at `rows`, in that order, with their spheres and hulls (links rewritten),
+    /// sharing this catalogue of hull shapes: a subset to send to another rank or to write.
+    /// O(rows + spheres + hulls).
+    [[nodiscard]] Bodies select(std::span<const std::size_t> rows) const;
+    /// Appends the bodies, spheres and hulls of `more` (its links moved past this one's rows).
+    /// Hulls name shapes by index, so both must share one catalogue (both select()s of one
+    /// Bodies, or no shapes at all); throws std::logic_error otherwise.
+    void append(const Bodies& more);
     /// True when gravity sees every body as one mass point at its centre of mass (free spheres
     /// and polyhedra): no torques. O(N).
     [[nodiscard]] bool gravity_at_centres() const;

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Direct summation over the mass points of every rank (issue 34, item 3; docs/plans/
+// mpi-distributed-runs.md, section 2). Each rank holds some of the points, each tagged with
+// its place in the serial order (the row it has in the serial run: bodies in their order,
+// a body's spheres in theirs). Every rank gathers all points in that order and sums, for
+// each of its own, over all of them: DirectGravity's row (direct_gravity.hpp), in the same
+// order, so the forces are the serial ones bit for bit whatever the number of ranks. Direct
+// summation is O(N^2) work on O(N) data, so gathering the positions costs nothing in
+// comparison; the tree across ranks (locally essential trees) is the plan's next part.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "rubble/core/communicator.hpp"
+#include "rubble/gravity/direct_gravity.hpp"
+
+namespace rubble::gravity {
+
+class DistributedDirectGravity {
+public:
+    DistributedDirectGravity(double G, double softening, core::Communicator& world);
+    /// Accelerations (m/s^2) and specific potentials (J/kg) at this rank's points, from the
+    /// points of all ranks. `order` is each point's place in the serial order: distinct over
+    /// all ranks (any values, any local arrangement). Collective. Throws std::invalid_argument
+    /// for spans of different lengths or an order value held twice.
+    void compute(std::span<const std::int64_t> order, std::span<const Vec3> pos,
+                 std::span<const double> mass, std::span<Vec3> acc, std::span<double> potential);
+
+private:
+    DirectGravity direct_;
+    core::Communicator& world_;
+    // Every rank's points in serial order (reused between calls).
+    std::vector<std::int64_t> all_order_;
+    std::vector<Vec3> all_pos_;
+    std::vector<double> all_mass_;
+};
+
+} // namespace rubble::gravity
