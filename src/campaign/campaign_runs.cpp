@@ -2,6 +2,8 @@
 #include "rubble/campaign/campaign_runs.hpp"
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "rubble/core/error.hpp"
 #include "rubble/runfile/run_file.hpp"
@@ -42,6 +44,7 @@ void write_index(const Campaign& c) {
         throw IoError("cannot create the campaign directory '" + c.directory +
                       "': " + ec.message());
     const std::string index = index_path(c);
+    const std::string text = index_json(c);
     if (std::filesystem::exists(index)) {
         const std::string id = read_index_id(index);
         if (id != c.id)
@@ -50,8 +53,13 @@ void write_index(const Campaign& c) {
                              " (a shared parameter or the sweep changed): give it another "
                              "campaign.directory, or remove '" +
                              c.directory + "' to start again");
+        // The same index already there (another task of a job array wrote it): left alone.
+        std::ifstream in(index);
+        const std::string old((std::istreambuf_iterator<char>(in)),
+                              std::istreambuf_iterator<char>());
+        if (in && old == text) return;
     }
-    storage::replace_file_atomically(index, index_json(c));
+    storage::replace_file_atomically(index, text);
 }
 
 std::string run_label(const Campaign& c, std::size_t k) {

@@ -14,4 +14,9 @@ storage::FileLock claim_run(const Campaign& c, std::size_t k) {
                                                "the campaign's claims file");
 }
 
+bool run_is_claimed(const Campaign& c, std::size_t k) {
+    return storage::FileLock::byte_is_locked(claims_path(c), static_cast<std::int64_t>(k),
+                                             "the campaign's claims file");
+}
+
 } // namespace rubble::campaign

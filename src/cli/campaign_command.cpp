@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <vector>
 
 #include "exit_codes.hpp"
@@ -29,15 +30,14 @@ enum Outcome : std::int64_t {
     failed = 4,
 };
 
+// Looks at the claims without taking any, so that a campaign running meanwhile is not kept
+// from a run by the listing.
 void list_runs(const campaign::Campaign& c, std::ostream& out) {
-    // No claims file: no process has claimed a run yet.
-    const bool claimed_ever = std::filesystem::exists(campaign::claims_path(c));
     for (std::size_t k = 0; k < c.runs.size(); ++k) {
-        const storage::FileLock claim =
-            claimed_ever ? campaign::claim_run(c, k) : storage::FileLock();
         out << "  " << c.runs[k].file << ": "
-            << (claim.held() || !claimed_ever ? campaign::run_state_name(campaign::run_state(c, k))
-                                              : "running (claimed by another process)")
+            << (campaign::run_is_claimed(c, k)
+                    ? "running (claimed by another process)"
+                    : campaign::run_state_name(campaign::run_state(c, k)))
             << "\n";
     }
 }
@@ -46,6 +46,7 @@ void list_runs(const campaign::Campaign& c, std::ostream& out) {
 // its outcome; errors are thrown, named by the run's label.
 int run_one(const campaign::Campaign& c, std::size_t k, const CampaignOptions& o,
             const std::string& rank_label, std::ostream& out, std::ostream& err, Outcome& outcome) {
+    // Its lines are led by the rank's label; its errors are not (the caller adds it).
     const std::size_t n = c.runs.size();
     const campaign::RunState state = campaign::run_state(c, k);
     if (state == campaign::RunState::finished) {
@@ -53,12 +54,12 @@ int run_one(const campaign::Campaign& c, std::size_t k, const CampaignOptions& o
         return 0;
     }
     const std::string path = campaign::run_path(c, k);
-    const std::string label = rank_label + "run " + std::to_string(k + 1) + "/" +
-                              std::to_string(n) + " (" + campaign::run_label(c, k) + ")";
+    const std::string label = "run " + std::to_string(k + 1) + "/" + std::to_string(n) + " (" +
+                              campaign::run_label(c, k) + ")";
     RunOptions r;
     r.request = campaign::run_request(c, k, state);
     r.quiet = o.quiet;
-    r.progress_prefix = label + ": ";
+    r.progress_prefix = rank_label + label + ": ";
     // Each run's own report goes to its log; the campaign keeps one line per run.
     const std::string log_path = std::filesystem::path(path).replace_extension(".log").string();
     std::ofstream log(log_path, std::ios::app);
@@ -79,7 +80,7 @@ int run_one(const campaign::Campaign& c, std::size_t k, const CampaignOptions& o
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (rc == interrupted_exit_code) {
         outcome = left_resumable;
-        out << label << ": interrupted; rerun `rubble campaign " << c.path
+        out << rank_label << label << ": interrupted; rerun `rubble campaign " << c.path
             << "` to continue (finished runs are kept, this one resumes)\n"
             << std::flush;
         return rc;
@@ -89,7 +90,7 @@ int run_one(const campaign::Campaign& c, std::size_t k, const CampaignOptions& o
     const std::string reason = runfile::read_stop_reason(path);
     char line[128];
     std::snprintf(line, sizeof line, "%.3g s wall", wall);
-    out << label << ": " << (reason == "settled" ? "settled" : "reached its end time")
+    out << rank_label << label << ": " << (reason == "settled" ? "settled" : "reached its end time")
         << (state == campaign::RunState::incomplete ? " (resumed)" : "") << ", " << line << "\n"
         << std::flush;
     return 0;
@@ -99,13 +100,32 @@ int run_one(const campaign::Campaign& c, std::size_t k, const CampaignOptions& o
 
 int campaign_command(const CampaignOptions& o, std::ostream& out, std::ostream& err,
                      core::Communicator& world) {
-    // Every rank reads the campaign: an error in it is met by all alike (cli.hpp).
-    const campaign::Campaign c = campaign::load_campaign(o.path);
+    // Every rank reads the campaign. An error in the file is met by all alike and printed by
+    // rank 0; one that only some ranks meet (a file on one node's disk) by each of them.
+    const bool first = world.rank() == 0;
+    const std::string rank_label =
+        world.size() > 1 ? "rank " + std::to_string(world.rank()) + ": " : "";
+    std::optional<campaign::Campaign> loaded;
+    std::string load_error;
+    const int load_code = capture_errors(
+        [&] {
+            loaded = campaign::load_campaign(o.path);
+            return 0;
+        },
+        load_error);
+    const std::int64_t failing = world.sum(load_code != 0 ? 1 : 0);
+    if (failing > 0) {
+        if (failing == world.size() && first)
+            err << load_error << "\n";
+        else if (failing < world.size() && load_code != 0)
+            err << rank_label << load_error << "\n";
+        return exit_code_of_rank(static_cast<int>(world.max(exit_code_rank(load_code))));
+    }
+    const campaign::Campaign& c = *loaded;
     const std::size_t n = c.runs.size();
-    if (o.only > n)
+    if (o.only > n) // alike on every rank
         throw InputError("rubble campaign --run " + std::to_string(o.only) + ": '" + o.path +
                          "' has runs 1 to " + std::to_string(n) + " (--list names them)");
-    const bool first = world.rank() == 0;
     if (first) {
         out << "campaign " << c.name << " (id " << c.id << "): " << c.sets.size()
             << " initial conditions x " << c.seeds.size() << " seed(s) x " << c.models.size()
@@ -131,9 +151,10 @@ int campaign_command(const CampaignOptions& o, std::ostream& out, std::ostream& 
     // finish theirs, stops the campaign resumably (each run's guard nests inside).
     InterruptGuard guard;
     guard.defer();
-    const std::string rank_label =
-        world.size() > 1 ? "rank " + std::to_string(world.rank()) + ": " : "";
     std::vector<std::int64_t> outcomes(n, not_claimed);
+    // A run that failed stays claimed by its rank until the campaign ends here, so that no
+    // other rank repeats the failure; a later invocation tries it again.
+    std::vector<storage::FileLock> failed_claims;
     int code = 0;
     for (std::size_t k = 0; k < n && code == 0; ++k) {
         if (o.only != 0 && k + 1 != o.only) continue;
@@ -144,17 +165,21 @@ int campaign_command(const CampaignOptions& o, std::ostream& out, std::ostream& 
             code = interrupted_exit_code;
             break;
         }
+        storage::FileLock claim;
         code = guarded(
             [&] {
-                const storage::FileLock claim = campaign::claim_run(c, k);
+                claim = campaign::claim_run(c, k);
                 if (!claim.held()) return 0; // another rank or process works on it
                 Outcome outcome = not_claimed;
                 const int rc = run_one(c, k, o, rank_label, out, err, outcome);
                 outcomes[k] = outcome;
                 return rc;
             },
-            err, true, rank_label.c_str());
-        if (code != 0 && code != interrupted_exit_code) outcomes[k] = failed;
+            err, true, rank_label);
+        if (code != 0 && code != interrupted_exit_code) {
+            outcomes[k] = failed;
+            if (claim.held()) failed_claims.push_back(std::move(claim));
+        }
     }
 
     world.barrier(); // idle ranks sleep here while the others finish their runs

@@ -3,20 +3,20 @@
 // The command line's exit codes (cli.hpp) and the one place that turns errors into them.
 #include <exception>
 #include <ostream>
+#include <string>
 
 #include "interrupt.hpp"
 #include "rubble/core/error.hpp"
 
 namespace rubble::cli {
 
-/// Runs `command` (returning an exit code), turning its errors into the exit code and one
-/// line on `err`: 2 bad input, 1 a failed write or an internal error, 3 a state no longer
-/// finite. The line, led by `prefix` ("rank 2: "), is printed only where `print` is (rank 0,
-/// for an error that every rank meets alike).
+/// Runs `command` (returning an exit code) and turns its errors into the exit code, 2 bad
+/// input, 1 a failed write or an internal error, 3 a state no longer finite, and the line
+/// that says so, "error: " + `prefix` + what (empty when there was no error).
 template <class Command>
-int guarded(Command&& command, std::ostream& err, bool print, const char* prefix = "") {
+int capture_errors(Command&& command, std::string& line, const std::string& prefix = "") {
     const auto fail = [&](const char* kind, const std::exception& e, int code) {
-        if (print) err << kind << prefix << e.what() << "\n";
+        line = kind + prefix + e.what();
         return code;
     };
     try {
@@ -30,6 +30,16 @@ int guarded(Command&& command, std::ostream& err, bool print, const char* prefix
     } catch (const std::exception& e) {
         return fail("internal error: ", e, 1);
     }
+}
+
+/// capture_errors, printing the line on `err` where `print` is (rank 0, for an error that
+/// every rank meets alike).
+template <class Command>
+int guarded(Command&& command, std::ostream& err, bool print, const std::string& prefix = "") {
+    std::string line;
+    const int code = capture_errors(command, line, prefix);
+    if (print && !line.empty()) err << line << "\n";
+    return code;
 }
 
 /// The exit code of a job from its ranks' codes: an error (1, 2, 3) before an interruption

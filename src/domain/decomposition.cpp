@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
 #include <string>
 
 #include "rubble/core/error.hpp"
@@ -23,8 +24,6 @@ void bounding_cube(std::span<const Vec3> pos, core::Communicator& world, Decompo
     std::vector<double> lo{inf, inf, inf}, hi{-inf, -inf, -inf};
     for (const Vec3& p : pos) {
         for (int a = 0; a < 3; ++a) {
-            if (!std::isfinite(p[a]))
-                throw InputError("domain decomposition: a body at a non-finite position");
             lo[static_cast<std::size_t>(a)] = std::min(lo[static_cast<std::size_t>(a)], p[a]);
             hi[static_cast<std::size_t>(a)] = std::max(hi[static_cast<std::size_t>(a)], p[a]);
         }
@@ -59,13 +58,25 @@ int Decomposition::owner_of_key(std::uint64_t key) const {
 
 Decomposition decompose(std::span<const Vec3> pos, std::span<const std::int64_t> weight,
                         core::Communicator& world) {
+    // Bad input on one rank is refused on every rank, after a collective that all ranks
+    // enter: a rank that threw alone would leave the others waiting in the next one.
+    std::int64_t bad = weight.size() == pos.size() ? 0 : 1;
+    for (const Vec3& p : pos)
+        bad = std::max<std::int64_t>(bad, p.allFinite() ? 0 : 2);
+    for (const std::int64_t w : weight)
+        bad = std::max<std::int64_t>(bad, w < 0 ? 3 : 0);
+    switch (world.max(bad)) {
+    case 1:
+        throw std::invalid_argument("domain decomposition: one weight per body is needed");
+    case 2:
+        throw InputError("domain decomposition: a body at a non-finite position");
+    case 3:
+        throw InputError("domain decomposition: a body of negative weight");
+    default:
+        break;
+    }
     Decomposition d;
     bounding_cube(pos, world, d);
-    for (const std::int64_t w : weight) {
-        if (w < 0)
-            throw InputError("domain decomposition: a body of negative weight " +
-                             std::to_string(w));
-    }
     const bool counted =
         world.sum(std::accumulate(weight.begin(), weight.end(), std::int64_t{0})) == 0;
     const auto weight_of = [&](std::size_t i) { return counted ? std::int64_t{1} : weight[i]; };

@@ -106,16 +106,25 @@ void unpack_bodies(std::span<const std::byte> bytes, Bodies& b, std::vector<std:
     for_each_column(more, [&](auto& column) { r.column(column); });
     for_each_column(more.spheres, [&](auto& column) { r.column(column); });
     for_each_column(more.hulls, [&](auto& column) { r.column(column); });
-    r.column(order);
+    std::vector<std::int64_t> more_order;
+    r.column(more_order);
     if (!r.done()) throw std::length_error("unpack_bodies: bytes left after the bodies");
-    if (!columns_agree(more) || !columns_agree(more.spheres) || !columns_agree(more.hulls))
+    if (!columns_agree(more) || !columns_agree(more.spheres) || !columns_agree(more.hulls) ||
+        more_order.size() != more.size())
         throw std::length_error("unpack_bodies: columns of different lengths");
     b.append(more);
+    order.insert(order.end(), more_order.begin(), more_order.end());
 }
 
 void migrate(Bodies& b, std::vector<std::int64_t>& order, std::span<const int> destination,
              core::Communicator& world) {
     const auto p = static_cast<std::size_t>(world.size());
+    // Checked on every rank before the exchange, so that all refuse together.
+    bool fits = destination.size() == b.size() && order.size() == b.size();
+    for (const int r : destination)
+        fits = fits && r >= 0 && static_cast<std::size_t>(r) < p;
+    if (world.max(fits ? 0 : 1) != 0)
+        throw std::invalid_argument("migrate: a destination per body, each a rank, is needed");
     std::vector<std::vector<std::size_t>> rows(p);
     for (std::size_t k = 0; k < b.size(); ++k)
         rows[static_cast<std::size_t>(destination[k])].push_back(k);

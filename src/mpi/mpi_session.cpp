@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
-#include <unistd.h>
+#include <vector>
 
 #include <mpi.h>
 #include <omp.h>
@@ -85,14 +85,19 @@ public:
     [[nodiscard]] std::vector<std::vector<std::byte>>
     all_gather_bytes(std::span<const std::byte> local) override {
         const auto p = static_cast<std::size_t>(size_);
-        const int mine = message_size(local.size());
+        // Sizes first, so that every rank knows them and refuses alike (-1: too large).
+        const int mine = fits_int(local.size()) ? static_cast<int>(local.size()) : -1;
         std::vector<int> count(p), offset(p);
         MPI_Allgather(&mine, 1, MPI_INT, count.data(), 1, MPI_INT, comm_);
         std::size_t total = 0;
+        bool fits = true;
         for (std::size_t r = 0; r < p; ++r) {
-            offset[r] = message_size(total);
-            total += static_cast<std::size_t>(count[r]);
+            fits = fits && count[r] >= 0 && fits_int(total);
+            offset[r] = fits ? static_cast<int>(total) : 0;
+            total += count[r] >= 0 ? static_cast<std::size_t>(count[r]) : 0;
         }
+        if (!fits || !fits_int(total))
+            throw std::length_error("all_gather_bytes: more than 2^31 - 1 bytes in all");
         std::vector<std::byte> all(total);
         MPI_Allgatherv(local.data(), mine, MPI_BYTE, all.data(), count.data(), offset.data(),
                        MPI_BYTE, comm_);
@@ -106,19 +111,30 @@ public:
         const auto p = static_cast<std::size_t>(size_);
         if (to_rank.size() != p)
             throw std::logic_error("Communicator::exchange: one message per rank is needed");
+        // Every rank checks what it sends and receives in all, and all refuse together if
+        // any cannot (MPI's counts and displacements are ints).
+        std::size_t sending = 0;
+        for (const auto& m : to_rank)
+            sending += m.size();
+        bool fits = fits_int(sending);
         std::vector<int> send_count(p), send_offset(p), receive_count(p), receive_offset(p);
         std::vector<std::byte> sent;
+        if (fits) sent.reserve(sending);
         for (std::size_t r = 0; r < p; ++r) {
-            send_count[r] = message_size(to_rank[r].size());
-            send_offset[r] = message_size(sent.size());
-            sent.insert(sent.end(), to_rank[r].begin(), to_rank[r].end());
+            send_count[r] = fits ? static_cast<int>(to_rank[r].size()) : 0;
+            send_offset[r] = fits ? static_cast<int>(sent.size()) : 0;
+            if (fits) sent.insert(sent.end(), to_rank[r].begin(), to_rank[r].end());
         }
         MPI_Alltoall(send_count.data(), 1, MPI_INT, receive_count.data(), 1, MPI_INT, comm_);
         std::size_t total = 0;
         for (std::size_t r = 0; r < p; ++r) {
-            receive_offset[r] = message_size(total);
+            receive_offset[r] = fits_int(total) ? static_cast<int>(total) : 0;
             total += static_cast<std::size_t>(receive_count[r]);
         }
+        fits = fits && fits_int(total);
+        if (max(fits ? 0 : 1) != 0)
+            throw std::length_error("exchange: a rank sends or receives more than 2^31 - 1 "
+                                    "bytes in all");
         std::vector<std::byte> received(total);
         MPI_Alltoallv(sent.data(), send_count.data(), send_offset.data(), MPI_BYTE, received.data(),
                       receive_count.data(), receive_offset.data(), MPI_BYTE, comm_);
@@ -131,15 +147,14 @@ public:
     }
 
 private:
+    // The vectors reduced have one length on every rank (the interface's contract), so a
+    // length beyond MPI's int count fails alike everywhere.
     void reduce(void* values, std::size_t n, MPI_Datatype type, MPI_Op op) {
-        MPI_Allreduce(MPI_IN_PLACE, values, message_size(n), type, op, comm_);
+        if (!fits_int(n)) throw std::length_error("an MPI reduction of more than 2^31 - 1 values");
+        MPI_Allreduce(MPI_IN_PLACE, values, static_cast<int>(n), type, op, comm_);
     }
-    // MPI counts and displacements are ints: a larger message is a caller's error, said so.
-    static int message_size(std::size_t n) {
-        if (n > static_cast<std::size_t>(std::numeric_limits<int>::max()))
-            throw std::length_error("an MPI message of " + std::to_string(n) +
-                                    " elements exceeds MPI's int count");
-        return static_cast<int>(n);
+    static bool fits_int(std::size_t n) {
+        return n <= static_cast<std::size_t>(std::numeric_limits<int>::max());
     }
 
     MPI_Comm comm_ = MPI_COMM_NULL;
@@ -147,24 +162,32 @@ private:
     int size_ = 1;
 };
 
-// OpenMP threads per rank when OMP_NUM_THREADS does not say: a rank that the launcher did not
-// bind (it may run on every core of the node) shares the node's cores with the other ranks
-// there, instead of starting one thread per core each (P ranks x all cores oversubscribe the
-// node P times). A bound rank keeps OpenMP's default, the cores it is bound to.
+// OpenMP threads per rank when OMP_NUM_THREADS does not say: the cores a rank may run on
+// (its affinity mask, which a launcher's binding or a scheduler's cgroup narrows) shared with
+// the other ranks of the node whose masks overlap it, instead of one thread per usable core
+// each (P unbound ranks would oversubscribe the node P times, ranks bound to one socket the
+// socket). Collective over the node's ranks, whatever the environment says, so that every
+// rank makes the same calls.
 void share_the_node_between_ranks(MPI_Comm world) {
-    if (std::getenv("OMP_NUM_THREADS") != nullptr) return;
     MPI_Comm node = MPI_COMM_NULL;
     MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     int ranks_here = 1;
     MPI_Comm_size(node, &ranks_here);
-    MPI_Comm_free(&node);
     cpu_set_t mask;
     CPU_ZERO(&mask);
-    if (sched_getaffinity(0, sizeof mask, &mask) != 0) return;
-    const long cores_here = sysconf(_SC_NPROCESSORS_ONLN);
-    const int usable = CPU_COUNT(&mask);
-    if (ranks_here > 1 && usable >= cores_here)
-        omp_set_num_threads(std::max(1, usable / ranks_here));
+    const bool known = sched_getaffinity(0, sizeof mask, &mask) == 0;
+    std::vector<cpu_set_t> masks(static_cast<std::size_t>(ranks_here));
+    MPI_Allgather(&mask, static_cast<int>(sizeof mask), MPI_BYTE, masks.data(),
+                  static_cast<int>(sizeof mask), MPI_BYTE, node);
+    MPI_Comm_free(&node);
+    if (!known || std::getenv("OMP_NUM_THREADS") != nullptr) return;
+    int sharing = 0; // ranks whose cores overlap this one's, this one included
+    for (cpu_set_t& other : masks) {
+        cpu_set_t both;
+        CPU_AND(&both, &mask, &other);
+        sharing += CPU_COUNT(&both) > 0 ? 1 : 0;
+    }
+    if (sharing > 1) omp_set_num_threads(std::max(1, CPU_COUNT(&mask) / sharing));
 }
 
 } // namespace

@@ -17,11 +17,16 @@ namespace rubble::storage {
 namespace {
 
 // A name no other writer uses: hidden (ParaView's file dialog does not list it), unique per
-// process and call, and created with O_EXCL so a leftover is never written into.
+// host, process and call (processes on two nodes of a cluster may share a pid and a file
+// system: the tasks of a job array writing one campaign's index), and created with O_EXCL
+// so a leftover is never written into.
 std::filesystem::path temporary_name(const std::filesystem::path& target) {
     static std::atomic<unsigned> counter{0};
-    char suffix[64];
-    std::snprintf(suffix, sizeof suffix, ".%ld.%u.tmp", static_cast<long>(::getpid()),
+    char host[64] = "host";
+    ::gethostname(host, sizeof host - 1);
+    host[sizeof host - 1] = '\0';
+    char suffix[160];
+    std::snprintf(suffix, sizeof suffix, ".%s.%ld.%u.tmp", host, static_cast<long>(::getpid()),
                   counter.fetch_add(1));
     std::string name(1, '.');
     name.append(target.filename().string()).append(suffix);

@@ -61,6 +61,26 @@ FileLock FileLock::try_acquire_byte(const std::string& path, std::int64_t byte,
                   " (the file system must support fcntl locks: docs/mpi.md)");
 }
 
+bool FileLock::byte_is_locked(const std::string& path, std::int64_t byte, const std::string& what) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT) return false;
+        throw IoError("cannot open " + what + " '" + path + "': " + std::strerror(errno));
+    }
+    struct flock one {};
+    one.l_type = F_WRLCK; // would a write lock conflict?
+    one.l_whence = SEEK_SET;
+    one.l_start = static_cast<off_t>(byte);
+    one.l_len = 1;
+    const int rc = ::fcntl(fd, F_OFD_GETLK, &one);
+    const int error = errno;
+    ::close(fd);
+    if (rc != 0)
+        throw IoError("cannot test byte " + std::to_string(byte) + " of " + what + " '" + path +
+                      "': " + std::strerror(error));
+    return one.l_type != F_UNLCK;
+}
+
 FileLock::FileLock(FileLock&& o) noexcept : fd_(o.fd_) {
     o.fd_ = -1;
 }

@@ -26,8 +26,9 @@ enum class RunState {
 [[nodiscard]] const char* run_state_name(RunState s);
 
 /// Writes the index (campaign.json) into the campaign's directory, creating it: before any
-/// run, so that an interrupted campaign can be compared so far. Throws InputError when the
-/// directory holds the index of another campaign (it is never overwritten), IoError when the
+/// run, so that an interrupted campaign can be compared so far. An identical index already
+/// there is left as it is (the processes sharing a campaign each call this). Throws InputError when
+/// the directory holds the index of another campaign (it is never overwritten), IoError when the
 /// directory or index cannot be written.
 void write_index(const Campaign& c);
 

@@ -26,4 +26,7 @@ namespace rubble::campaign {
 /// cannot be opened or locked (a file system without fcntl locks).
 [[nodiscard]] storage::FileLock claim_run(const Campaign& c, std::size_t k);
 
+/// Whether another process (or another claim of this one) works on run k now; takes nothing.
+[[nodiscard]] bool run_is_claimed(const Campaign& c, std::size_t k);
+
 } // namespace rubble::campaign

@@ -48,12 +48,15 @@ public:
     virtual void max_in_place(std::vector<double>& values) = 0;
     /// Every rank's value, in rank order.
     [[nodiscard]] virtual std::vector<std::int64_t> all_gather(std::int64_t local) = 0;
-    /// Every rank's bytes, in rank order (MPI_Allgatherv). At most 2^31 - 1 bytes in all.
+    /// Every rank's bytes, in rank order (MPI_Allgatherv). At most 2^31 - 1 bytes in all
+    /// (MPI's int counts and displacements); beyond, std::length_error on every rank.
     [[nodiscard]] virtual std::vector<std::vector<std::byte>>
     all_gather_bytes(std::span<const std::byte> local) = 0;
     /// Sends to_rank[r] to rank r, for every r (to_rank has size() entries); returns what each
-    /// rank sent this one, indexed by the sender's rank. Each message is at most 2^31 - 1
-    /// bytes (MPI's int counts): a caller with more sends it in several exchanges.
+    /// rank sent this one, indexed by the sender's rank. What one rank sends in all, and what
+    /// one rank receives in all, is at most 2^31 - 1 bytes (MPI's int counts and
+    /// displacements); beyond, std::length_error on every rank: a caller with more sends it
+    /// in several exchanges.
     [[nodiscard]] virtual std::vector<std::vector<std::byte>>
     exchange(const std::vector<std::vector<std::byte>>& to_rank) = 0;
 };

@@ -40,7 +40,8 @@ struct Decomposition {
 
 /// Decomposes the bodies of all ranks (this rank's positions and weights; weights >= 0, all
 /// zero counting every body as 1) into world.size() domains of equal weight. Collective.
-/// Throws InputError for a non-finite position or a negative weight.
+/// Throws InputError for a non-finite position or a negative weight, std::invalid_argument for
+/// weights that are not one per body: on every rank alike, whichever rank holds the body.
 [[nodiscard]] Decomposition decompose(std::span<const Vec3> pos,
                                       std::span<const std::int64_t> weight,
                                       core::Communicator& world);

@@ -27,7 +27,8 @@ void unpack_bodies(std::span<const std::byte> bytes, Bodies& b, std::vector<std:
 
 /// Sends every body to the rank destination[k] (this one included) with its spheres, hull and
 /// order value; afterwards this rank holds what was sent to it, its rows sorted by order. The
-/// ids stay. Collective.
+/// ids stay. Collective. Throws std::invalid_argument on every rank when any rank's
+/// destinations or order values are not one per body or name no rank.
 void migrate(Bodies& b, std::vector<std::int64_t>& order, std::span<const int> destination,
              core::Communicator& world);
 

@@ -5,7 +5,9 @@
 // its place in the serial order (the row it has in the serial run: bodies in their order,
 // a body's spheres in theirs). Every rank gathers all points in that order and sums, for
 // each of its own, over all of them: DirectGravity's row (direct_gravity.hpp), in the same
-// order, so the forces are the serial ones bit for bit whatever the number of ranks. Direct
+// order, so the forces are the serial ones bit for bit whatever the number of ranks (on
+// machines that pick the same instruction-set clone of the row: RUBBLE_TARGET_CLONES; a
+// cluster of mixed AVX2 and AVX-512 nodes differs at round-off). Direct
 // summation is O(N^2) work on O(N) data, so gathering the positions costs nothing in
 // comparison; the tree across ranks (locally essential trees) is the plan's next part.
 #include <cstdint>

@@ -23,6 +23,11 @@ public:
     /// when the file cannot be opened or locks are not supported there.
     static FileLock try_acquire_byte(const std::string& path, std::int64_t byte,
                                      const std::string& what);
+    /// Whether some open file description holds byte `byte` of `path` (false when the file
+    /// does not exist): a look that takes nothing (F_OFD_GETLK), for listings. Throws IoError
+    /// naming `what` when the file cannot be opened or locks are not supported there.
+    [[nodiscard]] static bool byte_is_locked(const std::string& path, std::int64_t byte,
+                                             const std::string& what);
     FileLock(FileLock&& o) noexcept;
     FileLock& operator=(FileLock&& o) noexcept;
     FileLock(const FileLock&) = delete;

@@ -3,7 +3,11 @@
 // (thread_ranks.hpp): the checks of decomposition_checks.hpp, which the MPI suite runs over
 // real ranks; the packing of bodies as bytes; a subset of bodies and its appending; the
 // degenerate clouds (all bodies at one point, fewer bodies than ranks, no weights).
+#include <cmath>
+
 #include <gtest/gtest.h>
+
+#include "rubble/core/error.hpp"
 
 #include "decomposition_checks.hpp"
 #include "thread_ranks.hpp"
@@ -49,6 +53,27 @@ TEST(Decomposition, DegenerateCloudsStillGiveEachBodyOneRank) {
         const auto e = rubble::domain::decompose(none.pos, nothing, world);
         EXPECT_EQ(e.total_weight, 0);
         EXPECT_EQ(e.owner(Vec3(1.0, 2.0, 3.0)), 3); // every key in the last, non-empty range
+    });
+}
+
+// A bad body on one rank is refused by every rank alike (a rank that threw alone would leave
+// the others waiting in the next collective: with thread ranks, a hang, not a failure).
+TEST(Decomposition, ABadBodyOnOneRankIsRefusedOnEveryRank) {
+    rubble::test::ThreadRanks ranks(3);
+    ranks.run([](rubble::core::Communicator& world) {
+        std::vector<Vec3> pos{Vec3(1.0, 2.0, 3.0)};
+        std::vector<std::int64_t> weight{1};
+        if (world.rank() == 1) pos[0].y() = std::nan("");
+        EXPECT_THROW((void)rubble::domain::decompose(pos, weight, world), rubble::InputError);
+        if (world.rank() == 2) weight[0] = -4;
+        pos[0].y() = 2.0;
+        EXPECT_THROW((void)rubble::domain::decompose(pos, weight, world), rubble::InputError);
+        Bodies b;
+        b.add_sphere(world.rank(), 1.0, 1.0, pos[0], Vec3::Zero(), Vec3::Zero());
+        std::vector<std::int64_t> order{world.rank()};
+        std::vector<int> to{world.rank() == 0 ? 3 : 0}; // rank 0 names a rank that is not there
+        EXPECT_THROW(rubble::domain::migrate(b, order, to, world), std::invalid_argument);
+        EXPECT_EQ(b.size(), 1u); // nothing moved
     });
 }
 
