@@ -102,24 +102,50 @@ template <class Table> std::vector<std::size_t> group_starts(const Table& t, std
     return begin;
 }
 
+// The rows of `from` at `picked`, column by column (a column is one contiguous array, so a
+// gather per column touches memory in order instead of every column per row).
+template <class Table>
+void gather_rows(const Table& from, Table& to, std::span<const std::size_t> picked) {
+    for_each_field<Table>([&](const auto& field) {
+        const auto& source = from.*field.member;
+        auto& target = to.*field.member;
+        target.resize(picked.size());
+        for (std::size_t i = 0; i < picked.size(); ++i)
+            target[i] = source[picked[i]];
+    });
+}
+
+// The spheres (or hulls) of the bodies at `rows`, their links rewritten to the new rows.
 template <class Table>
 void select_groups(const Table& from, Table& to, std::span<const std::size_t> rows,
                    std::size_t bodies) {
     if (from.size() == 0) return;
     const std::vector<std::size_t> begin = group_starts(from, bodies);
+    std::vector<std::size_t> picked;
+    std::vector<std::int64_t> link;
     for (std::size_t out = 0; out < rows.size(); ++out) {
         for (std::size_t i = begin[rows[out]]; i < begin[rows[out] + 1]; ++i) {
-            append_row(to, from, i);
-            to.body.back() = static_cast<std::int64_t>(out);
+            picked.push_back(i);
+            link.push_back(static_cast<std::int64_t>(out));
         }
     }
+    gather_rows(from, to, picked);
+    to.body = std::move(link);
+}
+
+template <class Table> void append_table(Table& to, const Table& more) {
+    for_each_field<Table>([&](const auto& field) {
+        const auto& source = more.*field.member;
+        auto& target = to.*field.member;
+        target.insert(target.end(), source.begin(), source.end());
+    });
 }
 
 template <class Table> void append_groups(Table& to, const Table& more, std::size_t shift) {
-    for (std::size_t i = 0; i < more.size(); ++i) {
-        append_row(to, more, i);
-        to.body.back() += static_cast<std::int64_t>(shift);
-    }
+    const std::size_t first = to.size();
+    append_table(to, more);
+    for (std::size_t i = first; i < to.size(); ++i)
+        to.body[i] += static_cast<std::int64_t>(shift);
 }
 
 } // namespace
@@ -127,9 +153,7 @@ template <class Table> void append_groups(Table& to, const Table& more, std::siz
 Bodies Bodies::select(std::span<const std::size_t> rows) const {
     Bodies out;
     out.hull_shapes_ = hull_shapes_;
-    reserve_table(out, rows.size());
-    for (const std::size_t k : rows)
-        append_row(out, *this, k);
+    gather_rows(*this, out, rows);
     select_groups(spheres, out.spheres, rows, size());
     select_groups(hulls, out.hulls, rows, size());
     return out;
@@ -139,8 +163,7 @@ void Bodies::append(const Bodies& more) {
     if (hull_shapes_ != more.hull_shapes_ && more.hulls.size() > 0)
         throw std::logic_error("Bodies::append: the bodies name hull shapes of another catalogue");
     const std::size_t shift = size();
-    for (std::size_t k = 0; k < more.size(); ++k)
-        append_row(*this, more, k);
+    append_table(*this, more);
     append_groups(spheres, more.spheres, shift);
     append_groups(hulls, more.hulls, shift);
     index_.clear();
