@@ -119,7 +119,7 @@ int campaign_command(const CampaignOptions& o, std::ostream& out, std::ostream& 
             err << load_error << "\n";
         else if (failing < world.size() && load_code != 0)
             err << rank_label << load_error << "\n";
-        return exit_code_of_rank(static_cast<int>(world.max(exit_code_rank(load_code))));
+        return job_exit_code(world, load_code);
     }
     const campaign::Campaign& c = *loaded;
     const std::size_t n = c.runs.size();
@@ -133,19 +133,20 @@ int campaign_command(const CampaignOptions& o, std::ostream& out, std::ostream& 
         if (world.size() > 1) out << ", over " << world.size() << " ranks";
         out << "\n" << std::flush;
     }
-    // The index is written once, before any rank starts a run.
-    const int index_rank =
-        static_cast<int>(world.max(exit_code_rank(first ? guarded(
-                                                              [&] {
-                                                                  if (o.list)
-                                                                      list_runs(c, out);
-                                                                  else
-                                                                      campaign::write_index(c);
-                                                                  return 0;
-                                                              },
-                                                              err, true)
-                                                        : 0)));
-    if (index_rank != 0 || o.list) return exit_code_of_rank(index_rank);
+    // The index is written (or the runs listed) by rank 0, before any rank starts a run.
+    int index_code = 0;
+    if (first) {
+        index_code = guarded(
+            [&] {
+                if (o.list)
+                    list_runs(c, out);
+                else
+                    campaign::write_index(c);
+                return 0;
+            },
+            err, true);
+    }
+    if (const int job = job_exit_code(world, index_code); job != 0 || o.list) return job;
 
     // The whole campaign is guarded, deferred: a signal between two runs, or while other ranks
     // finish theirs, stops the campaign resumably (each run's guard nests inside).
@@ -183,7 +184,7 @@ int campaign_command(const CampaignOptions& o, std::ostream& out, std::ostream& 
     }
 
     world.barrier(); // idle ranks sleep here while the others finish their runs
-    const int job_code = exit_code_of_rank(static_cast<int>(world.max(exit_code_rank(code))));
+    const int job_code = job_exit_code(world, code);
     world.max_in_place(outcomes);
     if (!first || job_code != 0) return job_code;
     if (o.only != 0) {

@@ -126,9 +126,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     }
 
     const bool first = world.rank() == 0;
-    if (world.library().empty() && ranks_started_by_launcher() > 1) {
+    if (const int launched = ranks_started_by_launcher(); world.library().empty() && launched > 1) {
         err << "error: this rubble was built without MPI, but a launcher started it as one of "
-            << ranks_started_by_launcher()
+            << launched
             << " ranks, each of which would run the whole command alone: run it without "
                "mpirun, or "
             << (build_mpi
@@ -140,7 +140,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
     // What only one process should do (print, write a sidecar) is done by rank 0, and every
     // rank returns its exit code.
     const auto on_first_rank = [&](auto&& command) {
-        return static_cast<int>(world.max(first ? guarded(command, err, true) : 0));
+        return job_exit_code(world, first ? guarded(command, err, true) : 0);
     };
     if (params_cmd->parsed()) {
         return on_first_rank([&] {

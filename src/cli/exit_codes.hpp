@@ -6,6 +6,7 @@
 #include <string>
 
 #include "interrupt.hpp"
+#include "rubble/core/communicator.hpp"
 #include "rubble/core/error.hpp"
 
 namespace rubble::cli {
@@ -50,6 +51,10 @@ int guarded(Command&& command, std::ostream& err, bool print, const std::string&
 }
 [[nodiscard]] inline int exit_code_of_rank(int rank) {
     return rank == 0 ? 0 : rank == 1 ? interrupted_exit_code : rank - 2;
+}
+/// The job's exit code from this rank's: collective, the same on every rank.
+[[nodiscard]] inline int job_exit_code(core::Communicator& world, int code) {
+    return exit_code_of_rank(static_cast<int>(world.max(exit_code_rank(code))));
 }
 
 } // namespace rubble::cli

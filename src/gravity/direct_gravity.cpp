@@ -24,6 +24,25 @@ void row_field(const double* xs, const double* ys, const double* zs, const doubl
     out[3] = phi;
 }
 
+// acc[t] and potential[t] at point target(t), for t < rows, from all n loaded points: the one
+// loop of the direct sum, for every target (compute) or some (compute_rows), so both give
+// each target the same bits.
+template <class Target>
+void field_rows(const std::vector<double>& x, const std::vector<double>& y,
+                const std::vector<double>& z, const std::vector<double>& m, double eps2, double G,
+                std::ptrdiff_t rows, Target target, std::span<Vec3> acc,
+                std::span<double> potential) {
+    const auto count = static_cast<std::ptrdiff_t>(x.size());
+#pragma omp parallel for schedule(static) if (rows > 256) // no fork/join for tiny N
+    for (std::ptrdiff_t t = 0; t < rows; ++t) {
+        const std::size_t i = target(t);
+        double f[4];
+        row_field(x.data(), y.data(), z.data(), m.data(), count, x[i], y[i], z[i], eps2, f);
+        acc[static_cast<std::size_t>(t)] = Vec3(G * f[0], G * f[1], G * f[2]);
+        potential[static_cast<std::size_t>(t)] = G * f[3];
+    }
+}
+
 } // namespace
 
 DirectGravity::DirectGravity(double G, double softening) : G_(G), eps2_(softening * softening) {}
@@ -49,20 +68,9 @@ void DirectGravity::compute(std::span<const Vec3> pos, std::span<const double> m
         throw std::invalid_argument("DirectGravity::compute: span sizes differ");
     }
     load(pos, mass);
-    const double* xs = x_.data();
-    const double* ys = y_.data();
-    const double* zs = z_.data();
-    const double* ms = m_.data();
-    const double eps2 = eps2_;
-    const auto count = static_cast<std::ptrdiff_t>(n);
-
-#pragma omp parallel for schedule(static) if (count > 256) // no fork/join for tiny N
-    for (std::ptrdiff_t i = 0; i < count; ++i) {
-        double f[4];
-        row_field(xs, ys, zs, ms, count, xs[i], ys[i], zs[i], eps2, f);
-        acc[static_cast<std::size_t>(i)] = Vec3(G_ * f[0], G_ * f[1], G_ * f[2]);
-        potential[static_cast<std::size_t>(i)] = G_ * f[3];
-    }
+    field_rows(
+        x_, y_, z_, m_, eps2_, G_, static_cast<std::ptrdiff_t>(n),
+        [](std::ptrdiff_t t) { return static_cast<std::size_t>(t); }, acc, potential);
 }
 
 void DirectGravity::compute_rows(std::span<const Vec3> pos, std::span<const double> mass,
@@ -75,22 +83,9 @@ void DirectGravity::compute_rows(std::span<const Vec3> pos, std::span<const doub
         if (i >= n) throw std::invalid_argument("DirectGravity::compute_rows: target out of range");
     }
     load(pos, mass);
-    const double* xs = x_.data();
-    const double* ys = y_.data();
-    const double* zs = z_.data();
-    const double* ms = m_.data();
-    const double eps2 = eps2_;
-    const auto count = static_cast<std::ptrdiff_t>(n);
-    const auto rows = static_cast<std::ptrdiff_t>(targets.size());
-
-#pragma omp parallel for schedule(static) if (rows > 256)
-    for (std::ptrdiff_t t = 0; t < rows; ++t) {
-        const std::size_t i = targets[static_cast<std::size_t>(t)];
-        double f[4];
-        row_field(xs, ys, zs, ms, count, xs[i], ys[i], zs[i], eps2, f);
-        acc[static_cast<std::size_t>(t)] = Vec3(G_ * f[0], G_ * f[1], G_ * f[2]);
-        potential[static_cast<std::size_t>(t)] = G_ * f[3];
-    }
+    field_rows(
+        x_, y_, z_, m_, eps2_, G_, static_cast<std::ptrdiff_t>(targets.size()),
+        [&](std::ptrdiff_t t) { return targets[static_cast<std::size_t>(t)]; }, acc, potential);
 }
 
 } // namespace rubble::gravity
