@@ -68,7 +68,7 @@ int run_one(const campaign::Campaign& c, std::size_t k, const CampaignOptions& o
     int rc = 0;
     outcome = failed;
     try {
-        rc = run_command(r, log, err);
+        rc = run_command(r, log, err, core::serial_communicator());
     } catch (const InputError& e) {
         throw InputError(label + ": " + e.what());
     } catch (const PhysicsError& e) {

@@ -153,10 +153,6 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
         return guarded([&] { return campaign_command(campaign, out, err, world); }, err, first);
     return guarded(
         [&] {
-            if (world.size() > 1)
-                throw InputError("rubble run: one simulation over several MPI ranks is not "
-                                 "available yet (docs/mpi.md); run it on one rank, or run "
-                                 "a campaign over ranks (mpirun -np P rubble campaign FILE)");
             if (run.request.params_path.empty() && run.request.resume_path.empty())
                 throw InputError("rubble run: give a parameter file (rubble run PARAMS.toml) "
                                  "or --resume OUT.h5");
@@ -164,7 +160,7 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
                 if (override_opts[s.key]->count() > 0)
                     run.request.overrides.emplace_back(s.key, override_text[s.key]);
             }
-            return run_command(run, out, err);
+            return run_command(run, out, err, world);
         },
         err, first);
 }

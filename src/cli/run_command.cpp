@@ -39,12 +39,13 @@ private:
 
 } // namespace
 
-int run_command(const RunOptions& o, std::ostream& out, std::ostream& err) {
+int run_command(const RunOptions& o, std::ostream& out, std::ostream& err,
+                core::Communicator& world) {
     // Signals end the set-up at once (nothing written yet); from the first write on they stop
     // the run resumably (interrupt.hpp).
     InterruptGuard guard;
     TextObserver observer(o, out, err, guard);
-    const run::RunResult r = run::run_simulation(o.request, observer);
+    const run::RunResult r = run::run_simulation(o.request, observer, world);
     return r.end == run::RunEnd::interrupted ? interrupted_exit_code : 0;
 }
 

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <optional>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include "rubble/config/run_config.hpp"
 #include "rubble/config/wall_config.hpp"
 #include "rubble/core/error.hpp"
+#include "rubble/core/rank_errors.hpp"
 #include "rubble/core/stop_request.hpp"
 #include "rubble/gravity/accuracy.hpp"
 #include "rubble/gravity/gravity_solver.hpp"
@@ -21,6 +23,7 @@
 #include "rubble/integrate/simulation.hpp"
 #include "rubble/run/make_gravity_solver.hpp"
 #include "rubble/run/make_stepper.hpp"
+#include "rubble/run/run_ranks.hpp"
 #include "rubble/run/settling.hpp"
 #include "rubble/runfile/run_file.hpp"
 
@@ -153,17 +156,17 @@ void report_settling(const Setup& s, const Bodies& b, bool resuming, RunObserver
     observer.report(line);
 }
 
-void report_gravity_accuracy(const integrate::Simulation& sim, const config::RunConfig& c,
+void report_gravity_accuracy(const std::string& backend, const Bodies& b,
+                             const std::vector<Vec3>& acc, const config::RunConfig& c,
                              RunObserver& observer) {
-    const Bodies& b = sim.bodies();
     const auto e =
-        gravity::check_against_direct(b.pos, b.mass, sim.accelerations(), c.G, c.gravity.softening,
+        gravity::check_against_direct(b.pos, b.mass, acc, c.G, c.gravity.softening,
                                       static_cast<std::size_t>(c.gravity_check_samples), c.seed);
     char line[256];
     std::snprintf(line, sizeof line,
                   "gravity check (%s vs direct, %zu bodies): relative acceleration error median "
                   "%.3e, 99th percentile %.3e, max %.3e",
-                  sim.gravity().name().c_str(), e.samples, e.median, e.p99, e.max);
+                  backend.c_str(), e.samples, e.median, e.p99, e.max);
     observer.report(line);
 }
 
@@ -212,14 +215,14 @@ std::string output_kept(std::int64_t last_snapshot_step) {
 
 // A state that is no longer finite numbers (an overflow, a division by zero) must stop the run
 // before it is written: the last snapshot stays the last good state and the file incomplete.
-void check_finite(const integrate::Simulation& sim, const runfile::RunFile& file) {
+void check_finite(const integrate::Simulation& sim, std::int64_t last_snapshot_step) {
     const auto bad = first_non_finite(sim.bodies());
     if (!bad) return;
     char line[160];
     std::snprintf(line, sizeof line, "step %lld (t = %.6g s): body id %lld has a non-finite %s",
                   static_cast<long long>(sim.step_count()), sim.time(),
                   static_cast<long long>(sim.bodies().id[bad->index]), bad->field);
-    throw PhysicsError(std::string(line) + "; " + output_kept(file.last_snapshot_step()) +
+    throw PhysicsError(std::string(line) + "; " + output_kept(last_snapshot_step) +
                        " (check units.G, the time step and the initial conditions)");
 }
 
@@ -271,11 +274,15 @@ bool replay_settling(SettleTracker& tracker, const std::string& path, std::int64
 
 // The steps of the run, each followed by its output: the contact log, a diagnostics row at
 // the diagnostics cadence, a snapshot at the snapshot cadence, at the end, at a stop and when
-// settled.
-LoopResult run_loop(integrate::Simulation& sim, runfile::RunFile& file, const Setup& s,
-                    std::int64_t n_total, const RunRequest& o, const integrate::Diagnostics& start,
-                    const integrate::Diagnostics& latest, std::optional<SettleTracker>& settle,
-                    RunObserver& observer) {
+// settled. Over several ranks (run_ranks.hpp) each rank steps its own bodies, whatever may end
+// the run (a body no longer finite, a stop request, a failed write, the settled state) is
+// agreed by every rank after the step, and rank 0 writes the whole state gathered in serial
+// order; `file` is null on the other ranks. (Only contact steppers abandon a step on a stop
+// request, and they run on one rank so far.)
+LoopResult run_loop(integrate::Simulation& sim, RunRanks& ranks, runfile::RunFile* file,
+                    const Setup& s, std::int64_t n_total, const RunRequest& o,
+                    const integrate::Diagnostics& start, const integrate::Diagnostics& latest,
+                    std::optional<SettleTracker>& settle, RunObserver& observer) {
     const std::int64_t snap_every =
         config::interval_steps(s.config.output.snapshot_interval, s.config.dt);
     const std::int64_t diag_every = std::max<std::int64_t>(
@@ -285,6 +292,8 @@ LoopResult run_loop(integrate::Simulation& sim, runfile::RunFile& file, const Se
     const std::int64_t stop_at = o.stop_after > 0 ? sim.step_count() + o.stop_after : n_total;
     double energy_error = integrate::relative_energy_error(latest, start);
     CollisionCounters counters(s.totals);
+    std::int64_t last_snapshot = sim.step_count(); // the run starts from a snapshot
+    core::Communicator& world = ranks.world();
     observer.loop_begins(progress);
     while (sim.step_count() < n_total) {
         try {
@@ -294,35 +303,47 @@ LoopResult run_loop(integrate::Simulation& sim, runfile::RunFile& file, const Se
             r.interrupted = true;
             break;
         }
-        check_finite(sim, file);
+        core::together(world, [&] { check_finite(sim, last_snapshot); });
         const std::int64_t k = sim.step_count();
         const bool last = k == n_total;
-        const bool stop = !last && (k >= stop_at || stop_requested());
+        const bool stop = !last && ranks.any(k >= stop_at || stop_requested());
         if (sim.stepper().resolves_contacts()) {
             counters.add(sim.last_stats());
-            if (s.config.collisions.log) file.append_collisions(sim.stepper().take_log(), k);
+            if (s.config.collisions.log) file->append_collisions(sim.stepper().take_log(), k);
         }
-        if (k % diag_every == 0 || last) {
-            r.last_diag =
-                integrate::compute_diagnostics(sim.bodies(), sim.potentials(), sim.time(), k);
-            check_finite(r.last_diag, file.last_snapshot_step());
-            counters.fill(r.last_diag);
-            energy_error = integrate::relative_energy_error(r.last_diag, start);
-            file.append_diagnostics(r.last_diag);
-        }
+        const bool diagnostics_row = k % diag_every == 0 || last;
         const bool regular = is_regular_snapshot(k, snap_every);
-        r.settled = regular && settle && settle->observe(sim.bodies(), sim.time());
-        if (r.settled && !(k % diag_every == 0 || last)) {
-            // The settled state ends the run: its diagnostics row goes with its snapshot.
-            r.last_diag =
-                integrate::compute_diagnostics(sim.bodies(), sim.potentials(), sim.time(), k);
-            check_finite(r.last_diag, file.last_snapshot_step());
-            counters.fill(r.last_diag);
-            file.append_diagnostics(r.last_diag);
+        if (diagnostics_row || regular || last || stop) {
+            const WholeState whole = ranks.whole(sim);
+            bool settled = false;
+            core::together(world, [&] {
+                if (!ranks.first()) return;
+                const Bodies& b = *whole.bodies;
+                if (diagnostics_row) {
+                    r.last_diag =
+                        integrate::compute_diagnostics(b, *whole.potentials, sim.time(), k);
+                    check_finite(r.last_diag, file->last_snapshot_step());
+                    counters.fill(r.last_diag);
+                    energy_error = integrate::relative_energy_error(r.last_diag, start);
+                    file->append_diagnostics(r.last_diag);
+                }
+                settled = regular && settle && settle->observe(b, sim.time());
+                if (settled && !diagnostics_row) {
+                    // The settled state ends the run: its diagnostics row goes with its
+                    // snapshot.
+                    r.last_diag =
+                        integrate::compute_diagnostics(b, *whole.potentials, sim.time(), k);
+                    check_finite(r.last_diag, file->last_snapshot_step());
+                    counters.fill(r.last_diag);
+                    file->append_diagnostics(r.last_diag);
+                }
+                if (regular || last || stop || settled)
+                    file->write_snapshot(b, sim.time(), k, counters.totals(),
+                                         sim.stepper().save_state());
+            });
+            r.settled = ranks.any(settled);
+            if (regular || last || stop || r.settled) last_snapshot = k;
         }
-        if (regular || last || stop || r.settled)
-            file.write_snapshot(sim.bodies(), sim.time(), k, counters.totals(),
-                                sim.stepper().save_state());
         progress.step = k;
         progress.time = sim.time();
         progress.energy_error = energy_error;
@@ -330,13 +351,18 @@ LoopResult run_loop(integrate::Simulation& sim, runfile::RunFile& file, const Se
         observer.step_done(progress);
         if (r.settled) break;
         if (stop) {
-            r.interrupted = stop_requested();
+            r.interrupted = ranks.any(stop_requested());
             break;
         }
     }
-    if (r.interrupted && file.last_snapshot_step() != sim.step_count())
-        file.write_snapshot(sim.bodies(), sim.time(), sim.step_count(), counters.totals(),
-                            sim.stepper().save_state());
+    if (r.interrupted && last_snapshot != sim.step_count()) {
+        const WholeState whole = ranks.whole(sim);
+        core::together(world, [&] {
+            if (ranks.first())
+                file->write_snapshot(*whole.bodies, sim.time(), sim.step_count(), counters.totals(),
+                                     sim.stepper().save_state());
+        });
+    }
     observer.loop_done();
     r.last_step = sim.step_count();
     r.reached_end = r.last_step >= n_total || r.settled;
@@ -371,18 +397,18 @@ bool already_finished(const Setup& s, std::int64_t n_total, const std::string& p
     return true;
 }
 
-// A new output with the parameters, the first diagnostics row and the first snapshot. If any of
-// that fails the file holds nothing to resume from: it is removed, so that nothing looks like
-// output.
-runfile::RunFile create_output(const Setup& s, const integrate::Simulation& sim,
+// A new output with the parameters, the first diagnostics row and the first snapshot (of the
+// whole state `bodies`). If any of that fails the file holds nothing to resume from: it is
+// removed, so that nothing looks like output.
+runfile::RunFile create_output(const Setup& s, const Bodies& bodies,
+                               const integrate::Simulation& sim,
                                const integrate::Diagnostics& start) {
     const std::string& path = s.config.output.file;
     try {
         runfile::RunFile file = runfile::RunFile::create(path, s.params.to_toml(), s.state.time,
                                                          s.config.output.overwrite);
         file.append_diagnostics(start);
-        file.write_snapshot(sim.bodies(), sim.time(), sim.step_count(), {},
-                            sim.stepper().save_state());
+        file.write_snapshot(bodies, sim.time(), sim.step_count(), {}, sim.stepper().save_state());
         return file;
     } catch (const IoError& e) {
         std::error_code ignored;
@@ -393,43 +419,63 @@ runfile::RunFile create_output(const Setup& s, const integrate::Simulation& sim,
 
 // Runs the steps and ends the file (complete or resumable). A failed write says what the file
 // still holds.
-LoopResult run_and_finish(integrate::Simulation& sim, runfile::RunFile& file, const Setup& s,
-                          std::int64_t n_total, const RunRequest& o,
+LoopResult run_and_finish(integrate::Simulation& sim, RunRanks& ranks, runfile::RunFile* file,
+                          const Setup& s, std::int64_t n_total, const RunRequest& o,
                           const integrate::Diagnostics& start, const integrate::Diagnostics& latest,
                           std::optional<SettleTracker>& settle, RunObserver& observer) {
     try {
-        const LoopResult r = run_loop(sim, file, s, n_total, o, start, latest, settle, observer);
-        const double de = integrate::relative_energy_error(r.last_diag, start);
-        const double dl = integrate::angular_momentum_error(r.last_diag, start);
-        file.mark_complete(r.reached_end, de, dl, r.settled ? "settled" : "end");
+        const LoopResult r =
+            run_loop(sim, ranks, file, s, n_total, o, start, latest, settle, observer);
+        core::together(ranks.world(), [&] {
+            if (!ranks.first()) return;
+            const double de = integrate::relative_energy_error(r.last_diag, start);
+            const double dl = integrate::angular_momentum_error(r.last_diag, start);
+            file->mark_complete(r.reached_end, de, dl, r.settled ? "settled" : "end");
+        });
         return r;
     } catch (const IoError& e) {
-        throw IoError(std::string(e.what()) + "; " + output_kept(file.last_snapshot_step()) +
-                      ": rubble run --resume " + file.path() +
+        if (!file) throw; // rank 0 says what its file holds
+        throw IoError(std::string(e.what()) + "; " + output_kept(file->last_snapshot_step()) +
+                      ": rubble run --resume " + file->path() +
                       " continues from there once there is room");
     }
 }
 
 // The simulation with its gravity and stepper, the start-up report, and (resuming) the
-// stepper's saved state.
+// stepper's saved state. Over several ranks rank 0 holds every body until they are dealt out
+// here, so the checks that need them all are its; the reports read the whole state gathered
+// back (on one rank: the simulation's own).
 integrate::Simulation make_simulation(Setup& s, std::int64_t n_total, bool resuming,
-                                      const RunRequest& o, RunObserver& observer) {
-    check_stepper_supports(s.params, s.config, s.state.bodies);
-    // (Made before the first report line: a stepper refuses what it cannot take at once.)
-    auto stepper = make_stepper(s.config.collisions_enabled, s.config.collisions,
-                                s.config.polyhedra, s.state.bodies);
-    const std::size_t n_bodies = s.state.bodies.size();
+                                      const RunRequest& o, RunObserver& observer, RunRanks& ranks) {
+    core::Communicator& world = ranks.world();
+    std::unique_ptr<integrate::Stepper> stepper;
+    core::together(world, [&] {
+        if (ranks.first()) {
+            check_stepper_supports(s.params, s.config, s.state.bodies);
+            check_runs_over_ranks(s.params, s.config, s.state.bodies, world.size());
+        }
+        // (Made before the first report line: a stepper refuses what it cannot take at once.)
+        stepper = make_stepper(s.config.collisions_enabled, s.config.collisions, s.config.polyhedra,
+                               s.state.bodies);
+    });
+    const auto n_bodies = static_cast<std::size_t>(
+        world.max(static_cast<std::int64_t>(ranks.first() ? s.state.bodies.size() : 0)));
+    ranks.scatter(s.state.bodies);
     integrate::Simulation sim(std::move(s.state.bodies),
-                              make_gravity_solver(s.config.gravity, n_bodies), s.config.dt,
+                              ranks.make_gravity(s.config.gravity, n_bodies), s.config.dt,
                               s.state.time, s.first_step);
     std::ostringstream line;
     line << "rubble: " << n_bodies << " bodies, gravity backend " << sim.gravity().name() << ", "
          << n_total << " steps of " << s.config.dt << " s";
     observer.report(line.str());
     sim.set_stepper(std::move(stepper));
-    if (const std::string summary = sim.stepper().summary(sim.bodies()); !summary.empty())
-        observer.report(summary);
-    if (resuming) {
+    const WholeState whole = ranks.whole(sim);
+    core::together(world, [&] {
+        if (ranks.first()) {
+            if (const std::string summary = sim.stepper().summary(*whole.bodies); !summary.empty())
+                observer.report(summary);
+        }
+        if (!resuming) return;
         from_resumed_file([&] {
             runfile::restore_stepper_state(sim.stepper(), s.stepper_state, s.snapshot_index,
                                            o.resume_path);
@@ -442,11 +488,17 @@ integrate::Simulation make_simulation(Setup& s, std::int64_t n_total, bool resum
                           sim.stepper().name() +
                           " stepper starts afresh, and the run ends where an uninterrupted one "
                           "would only to its solver's tolerance, not bitwise");
+    });
+    core::together(world, [&] {
+        if (!ranks.first()) return;
+        report_time_step(*whole.bodies, s.config, observer);
+        if (s.config.settle.window > 0.0) report_settling(s, *whole.bodies, resuming, observer);
+    });
+    if (s.config.gravity_check_samples > 0 && !resuming) {
+        const std::vector<Vec3> acc = ranks.whole_accelerations(sim);
+        if (ranks.first())
+            report_gravity_accuracy(sim.gravity().name(), *whole.bodies, acc, s.config, observer);
     }
-    report_time_step(sim.bodies(), s.config, observer);
-    if (s.config.settle.window > 0.0) report_settling(s, sim.bodies(), resuming, observer);
-    if (s.config.gravity_check_samples > 0 && !resuming)
-        report_gravity_accuracy(sim, s.config, observer);
     // After the check, which compares self-gravity alone with direct summation.
     if (s.config.uniform_g != Vec3::Zero()) {
         sim.set_uniform_field(s.config.uniform_g);
@@ -482,79 +534,172 @@ void report_end(const LoopResult& r, const integrate::Simulation& sim, const Set
     }
 }
 
+// What the caller's observer hears: everything on rank 0; on the other ranks only the moment
+// the output begins (each rank's signal guard must know it), since rank 0 reports for all.
+class RankObserver final : public RunObserver {
+public:
+    RankObserver(RunObserver& to, bool first) : to_(to), first_(first) {}
+    void report(std::string_view line) override {
+        if (first_) to_.report(line);
+    }
+    void warn(std::string_view line) override {
+        if (first_) to_.warn(line);
+    }
+    void output_begins() override { to_.output_begins(); }
+    void loop_begins(const StepProgress& at) override {
+        if (first_) to_.loop_begins(at);
+    }
+    void step_done(const StepProgress& p) override {
+        if (first_) to_.step_done(p);
+    }
+    void loop_done() override {
+        if (first_) to_.loop_done();
+    }
+
+private:
+    RunObserver& to_;
+    bool first_;
+};
+
+// Over several ranks rank 0 prepared the run alone; the others take its parameters (with the
+// command line's overrides: to_toml parses back to the same set, bit for bit) and where it
+// starts. They need no bodies: scatter deals them out.
+void share_setup(Setup& s, const RunRequest& o, bool resuming, core::Communicator& world) {
+    struct Start {
+        double time;
+        std::int64_t first_step, snapshot_index;
+    };
+    std::vector<std::byte> bytes;
+    if (world.rank() == 0) {
+        const Start start{s.state.time, s.first_step, s.snapshot_index};
+        const std::string toml = s.params.to_toml();
+        bytes.resize(sizeof start + toml.size());
+        std::memcpy(bytes.data(), &start, sizeof start);
+        std::memcpy(bytes.data() + sizeof start, toml.data(), toml.size());
+    }
+    const auto all = world.all_gather_bytes(bytes);
+    core::together(world, [&] {
+        if (world.rank() == 0) return;
+        const std::vector<std::byte>& from = all[0];
+        Start start{};
+        std::memcpy(&start, from.data(), sizeof start);
+        const std::string toml(reinterpret_cast<const char*>(from.data()) + sizeof start,
+                               from.size() - sizeof start);
+        s.params = config::parse_parameters(toml, resuming ? o.resume_path + ":/parameters"
+                                                           : o.params_path);
+        s.config = config::make_run_config(s.params);
+        if (resuming) s.config.output.file = o.resume_path;
+        s.state.time = start.time;
+        s.first_step = start.first_step;
+        s.snapshot_index = start.snapshot_index;
+    });
+}
+
 } // namespace
 
 RunResult run_simulation(const RunRequest& o, RunObserver& observer) {
+    return run_simulation(o, observer, core::serial_communicator());
+}
+
+RunResult run_simulation(const RunRequest& o, RunObserver& caller, core::Communicator& world) {
+    RunRanks ranks(world);
+    RankObserver observer(caller, ranks.first());
     const bool resuming = !o.resume_path.empty();
-    Setup s = resuming ? prepare_resume(o) : prepare_new_run(o);
+    Setup s;
+    core::together(world, [&] {
+        if (ranks.first()) s = resuming ? prepare_resume(o) : prepare_new_run(o);
+    });
+    if (!ranks.single()) share_setup(s, o, resuming, world);
     const std::int64_t n_total = config::total_steps(s.config, s.state.time);
     RunResult result;
     result.output = s.config.output.file;
-    if (resuming && already_finished(s, n_total, o.resume_path, observer)) {
+    bool finished = false;
+    core::together(world, [&] {
+        finished =
+            ranks.first() && resuming && already_finished(s, n_total, o.resume_path, observer);
+    });
+    if (ranks.any(finished)) {
         result.end = RunEnd::already_complete;
         result.last_step = s.first_step;
         result.time = s.state.time + static_cast<double>(s.first_step) * s.config.dt;
         return result;
     }
-    integrate::Simulation sim = make_simulation(s, n_total, resuming, o, observer);
+    integrate::Simulation sim = make_simulation(s, n_total, resuming, o, observer, ranks);
 
     observer.output_begins();
     integrate::Diagnostics start, latest;
-    if (!resuming) {
-        start = integrate::compute_diagnostics(sim.bodies(), sim.potentials(), sim.time(), 0);
-        check_finite(start, -1);
-        latest = start;
-    }
-    runfile::RunFile file =
-        resuming ? runfile::RunFile::open_existing(o.resume_path) : create_output(s, sim, start);
-    if (resuming) {
-        file.truncate_after(s.first_step);
+    std::optional<runfile::RunFile> file;
+    const WholeState whole = ranks.whole(sim);
+    core::together(world, [&] {
+        if (!ranks.first()) return;
+        if (!resuming) {
+            start = integrate::compute_diagnostics(*whole.bodies, *whole.potentials, sim.time(), 0);
+            check_finite(start, -1);
+            latest = start;
+        }
+        file.emplace(resuming ? runfile::RunFile::open_existing(o.resume_path)
+                              : create_output(s, *whole.bodies, sim, start));
+        if (!resuming) return;
+        file->truncate_after(s.first_step);
         const auto series = runfile::read_diagnostics(o.resume_path);
         if (series.empty()) throw InputError("'" + o.resume_path + "' has no diagnostics row");
         start = series.front();
         latest = series.back();
-        file.begin_continuation(s.params.to_toml());
+        file->begin_continuation(s.params.to_toml());
         std::ostringstream line;
         line << "resuming '" << o.resume_path << "' from step " << s.first_step
              << " (t = " << sim.time() << " s)";
         observer.report(line.str());
-    }
+    });
 
     std::optional<SettleTracker> settle = make_settle_tracker(s.config);
     const std::int64_t snap_every =
         config::interval_steps(s.config.output.snapshot_interval, s.config.dt);
-    if (settle && resuming && replay_settling(*settle, o.resume_path, s.first_step, snap_every)) {
+    bool settled_before = false;
+    core::together(world, [&] {
+        if (!ranks.first() || !settle) return;
+        if (!resuming) {
+            settle->observe(*whole.bodies, sim.time());
+            return;
+        }
+        settled_before = replay_settling(*settle, o.resume_path, s.first_step, snap_every);
+        if (!settled_before) return;
         // Stopped after its settled snapshot was written but before the file said so.
         result.energy_error = integrate::relative_energy_error(latest, start);
         result.momentum_error = integrate::angular_momentum_error(latest, start);
-        file.mark_complete(true, result.energy_error, result.momentum_error, "settled");
+        file->mark_complete(true, result.energy_error, result.momentum_error, "settled");
         observer.report("'" + o.resume_path + "' had settled at step " +
                         std::to_string(s.first_step) + "; marked complete");
+    });
+    if (ranks.any(settled_before)) {
         result.end = RunEnd::settled;
         result.last_step = s.first_step;
         result.time = sim.time();
         return result;
     }
-    if (settle && !resuming) settle->observe(sim.bodies(), sim.time());
 
     const auto wall_start = std::chrono::steady_clock::now();
-    const LoopResult r = run_and_finish(sim, file, s, n_total, o, start, latest, settle, observer);
+    runfile::RunFile* const out = file ? &*file : nullptr;
+    const LoopResult r =
+        run_and_finish(sim, ranks, out, s, n_total, o, start, latest, settle, observer);
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     result.energy_error = integrate::relative_energy_error(r.last_diag, start);
     result.momentum_error = integrate::angular_momentum_error(r.last_diag, start);
     result.last_step = r.last_step;
     result.time = sim.time();
-    report_end(r, sim, s, settle, wall, result.energy_error, result.momentum_error, observer);
+    if (ranks.first())
+        report_end(r, sim, s, settle, wall, result.energy_error, result.momentum_error, observer);
+    const std::string path = out ? out->path() : result.output;
     if (r.reached_end) {
         result.end = r.settled ? RunEnd::settled : RunEnd::end_time;
-        observer.report("output: " + std::filesystem::absolute(file.path()).string());
+        observer.report("output: " + std::filesystem::absolute(path).string());
         return result;
     }
     result.end = r.interrupted ? RunEnd::interrupted : RunEnd::stopped;
     observer.report(std::string(r.interrupted ? "interrupted" : "stopped") + " at step " +
                     std::to_string(r.last_step) +
-                    "; the output is resumable: rubble run --resume " + file.path());
+                    "; the output is resumable: rubble run --resume " + path);
     return result;
 }
 

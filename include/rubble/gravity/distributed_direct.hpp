@@ -12,10 +12,12 @@
 // comparison; the tree across ranks (locally essential trees) is the plan's next part.
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "rubble/core/communicator.hpp"
 #include "rubble/gravity/direct_gravity.hpp"
+#include "rubble/gravity/gravity_solver.hpp"
 
 namespace rubble::gravity {
 
@@ -36,6 +38,27 @@ private:
     std::vector<std::int64_t> all_order_;
     std::vector<Vec3> all_pos_;
     std::vector<double> all_mass_;
+};
+
+/// DistributedDirectGravity as a run's gravity backend (integrate::Simulation): the mass
+/// points are this rank's bodies at their centres, `order` their places in the serial order,
+/// kept by the caller beside the bodies (run/run_ranks.hpp) and read at every compute, so it
+/// must outlive this solver and have one value per point. Its name is "direct": over any
+/// number of ranks it is the serial direct backend, bit for bit.
+class DirectGravityOverRanks final : public GravitySolver {
+public:
+    DirectGravityOverRanks(double G, double softening, core::Communicator& world,
+                           const std::vector<std::int64_t>& order)
+        : impl_(G, softening, world), order_(order) {}
+    void compute(std::span<const Vec3> pos, std::span<const double> mass, std::span<Vec3> acc,
+                 std::span<double> potential) override {
+        impl_.compute(order_, pos, mass, acc, potential);
+    }
+    [[nodiscard]] std::string name() const override { return "direct"; }
+
+private:
+    DistributedDirectGravity impl_;
+    const std::vector<std::int64_t>& order_;
 };
 
 } // namespace rubble::gravity

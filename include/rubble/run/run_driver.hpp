@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "rubble/config/parameters.hpp"
+#include "rubble/core/communicator.hpp"
 
 namespace rubble::run {
 
@@ -91,5 +92,14 @@ public:
 /// Runs `request` to its end, a stop or an interruption; see RunEnd for what the file then
 /// is. Throws InputError, PhysicsError and IoError (core/error.hpp).
 RunResult run_simulation(const RunRequest& request, RunObserver& observer);
+
+/// The same run over the ranks of `world` (run_ranks.hpp says what runs over several ranks
+/// so far), called by every rank alike: rank 0 reads the input and writes the one run file,
+/// the same file, bit for bit, as the serial run writes, and `observer` hears the report
+/// and progress on rank 0 only (every rank hears output_begins). An error on any rank is
+/// thrown on every rank (core/rank_errors.hpp), so all leave together; the result's end,
+/// step and time are every rank's, its energy and momentum errors rank 0's.
+RunResult run_simulation(const RunRequest& request, RunObserver& observer,
+                         core::Communicator& world);
 
 } // namespace rubble::run

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// One run over the ranks of a job (issue 34; docs/plans/mpi-distributed-runs.md, sections 1,
+// 2 and 4): what the run driver (run_driver.hpp) needs to know of ranks, and nothing it needs
+// on one rank. Rank 0 prepares the run (parameters, initial conditions, or the snapshot of an
+// interrupted run), deals the bodies out to the domains, and alone writes the run file; each
+// rank steps its own bodies; a copy of the whole state is gathered to rank 0, rows in the
+// serial order, for every diagnostics row and snapshot, so the file is the serial run's.
+// On one rank (P = 1, serial or `mpirun -np 1`) every call here is the identity and copies
+// nothing: the serial run is this code with P = 1.
+//
+// What runs over several ranks so far: gravity alone (no contacts), free spheres, direct
+// summation (bit for bit the serial forces, gravity/distributed_direct.hpp) or none.
+// check_runs_over_ranks refuses the rest with the key to change.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "rubble/config/parameters.hpp"
+#include "rubble/config/run_config.hpp"
+#include "rubble/core/bodies.hpp"
+#include "rubble/core/communicator.hpp"
+#include "rubble/gravity/gravity_solver.hpp"
+#include "rubble/integrate/simulation.hpp"
+
+namespace rubble::run {
+
+/// Refuses, naming the key and its source, what cannot yet run over `ranks` > 1 ranks: contacts
+/// (collisions.enabled), bodies other than free spheres, a gravity backend other than direct
+/// and none (`auto` where it would pick the tree). `bodies` are all the run's bodies.
+void check_runs_over_ranks(const config::ParameterSet& p, const config::RunConfig& c,
+                           const Bodies& bodies, int ranks);
+
+/// The whole state on rank 0, rows in serial order: the bodies and their potentials (J/kg).
+struct WholeState {
+    const Bodies* bodies = nullptr;
+    const std::vector<double>* potentials = nullptr;
+};
+
+class RunRanks {
+public:
+    explicit RunRanks(core::Communicator& world) : world_(world) {}
+    [[nodiscard]] core::Communicator& world() { return world_; }
+    [[nodiscard]] bool single() const { return world_.size() == 1; }
+    /// Rank 0: prepares, reports, writes.
+    [[nodiscard]] bool first() const { return world_.rank() == 0; }
+
+    /// True on every rank when `local` is true on any. Collective (none on one rank).
+    [[nodiscard]] bool any(bool local) { return single() ? local : world_.max(local ? 1 : 0) != 0; }
+
+    /// Deals rank 0's bodies (all of the run's, in serial order) out to the domains and keeps
+    /// each local body's place in the serial order. Collective. On one rank: nothing moves.
+    void scatter(Bodies& b);
+    /// Each local body's place in the serial order (valid after scatter).
+    [[nodiscard]] const std::vector<std::int64_t>& order() const { return order_; }
+
+    /// The run's gravity solver (gravity.backend resolved for `n_bodies` bodies in all): on one
+    /// rank run::make_gravity_solver's, over several the solver over ranks, which reads order().
+    [[nodiscard]] std::unique_ptr<gravity::GravitySolver>
+    make_gravity(const gravity::GravityConfig& config, std::size_t n_bodies);
+
+    /// The whole state on rank 0 (on one rank: sim's own, no copy). Collective. The pointers
+    /// stay valid until the next call; on ranks other than 0 they are null.
+    [[nodiscard]] WholeState whole(const integrate::Simulation& sim);
+    /// Accelerations of every body on rank 0, in serial order (on one rank: sim's own).
+    /// Collective; empty on the other ranks.
+    [[nodiscard]] std::vector<Vec3> whole_accelerations(const integrate::Simulation& sim);
+
+private:
+    core::Communicator& world_;
+    std::vector<std::int64_t> order_;
+    Bodies gathered_;
+    std::vector<double> gathered_potentials_;
+};
+
+} // namespace rubble::run

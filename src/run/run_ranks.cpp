@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+#include "rubble/run/run_ranks.hpp"
+
+#include <cstring>
+#include <numeric>
+#include <span>
+#include <string>
+
+#include "rubble/domain/root_transfer.hpp"
+#include "rubble/gravity/distributed_direct.hpp"
+#include "rubble/gravity/no_gravity.hpp"
+#include "rubble/run/make_gravity_solver.hpp"
+
+namespace rubble::run {
+namespace {
+
+// gravity.backend as it resolves for n bodies on the CPU.
+gravity::Backend resolved_backend(const gravity::GravityConfig& c, std::size_t n) {
+    if (c.backend != gravity::Backend::automatic) return c.backend;
+    return n >= gravity::auto_tree_threshold ? gravity::Backend::tree : gravity::Backend::direct;
+}
+
+const char* not_yet = " over several MPI ranks is not available yet (docs/mpi.md: what runs "
+                      "over ranks today); run it on one rank, or run a campaign over ranks";
+
+} // namespace
+
+void check_runs_over_ranks(const config::ParameterSet& p, const config::RunConfig& c,
+                           const Bodies& bodies, int ranks) {
+    if (ranks <= 1) return;
+    if (c.collisions_enabled)
+        throw p.error("collisions.enabled",
+                      std::string("contacts (hard spheres, aggregates, polyhedra)") + not_yet);
+    if (!bodies.all_free_spheres()) {
+        // The key that made them: a cloud's grains, or the file or table the bodies came from.
+        const std::string key = p.string("ic.type") == "cloud" ? "ic.cloud.grain" : "ic.type";
+        throw p.error(key, std::string("aggregates and polyhedra (bodies other than free "
+                                       "spheres)") +
+                               not_yet);
+    }
+    const gravity::Backend b = resolved_backend(c.gravity, bodies.size());
+    if (b != gravity::Backend::direct && b != gravity::Backend::none) {
+        const std::string picks =
+            c.gravity.backend == gravity::Backend::automatic
+                ? "picks the tree for " + std::to_string(bodies.size()) +
+                      " bodies; set gravity.backend = \"direct\" to run them over ranks now. "
+                      "The tree"
+                : "the tree and the GPU backends";
+        throw p.error("gravity.backend", picks + not_yet);
+    }
+}
+
+void RunRanks::scatter(Bodies& b) {
+    if (single()) {
+        order_.resize(b.size());
+        std::iota(order_.begin(), order_.end(), std::int64_t{0});
+        return;
+    }
+    order_ = domain::scatter_from_root(b, world_);
+}
+
+std::unique_ptr<gravity::GravitySolver> RunRanks::make_gravity(const gravity::GravityConfig& c,
+                                                               std::size_t n_bodies) {
+    if (single()) return make_gravity_solver(c, n_bodies);
+    // check_runs_over_ranks left direct and none.
+    if (resolved_backend(c, n_bodies) == gravity::Backend::none)
+        return std::make_unique<gravity::NoGravity>();
+    return std::make_unique<gravity::DirectGravityOverRanks>(c.G, c.softening, world_, order_);
+}
+
+WholeState RunRanks::whole(const integrate::Simulation& sim) {
+    if (single()) return {&sim.bodies(), &sim.potentials()};
+    gathered_ = domain::gather_to_root(sim.bodies(), order_, world_);
+    gathered_potentials_ = domain::gather_values_to_root(sim.potentials(), 1, order_, world_);
+    if (!first()) return {};
+    return {&gathered_, &gathered_potentials_};
+}
+
+std::vector<Vec3> RunRanks::whole_accelerations(const integrate::Simulation& sim) {
+    const std::vector<Vec3>& acc = sim.accelerations();
+    if (single()) return acc;
+    std::vector<double> flat(3 * acc.size());
+    for (std::size_t i = 0; i < acc.size(); ++i)
+        for (int d = 0; d < 3; ++d)
+            flat[3 * i + static_cast<std::size_t>(d)] = acc[i][d];
+    const std::vector<double> all = domain::gather_values_to_root(flat, 3, order_, world_);
+    std::vector<Vec3> out(all.size() / 3);
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] = Vec3(all[3 * i], all[3 * i + 1], all[3 * i + 2]);
+    return out;
+}
+
+} // namespace rubble::run

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+// One run over several ranks (run/run_driver.hpp with a Communicator; run/run_ranks.hpp), the
+// ranks as threads of this process (tests/support/thread_ranks.hpp) so that the unit suite and
+// the sanitizers see it at any rank count; tests/mpi/mpi_run_test.cpp runs the same over MPI.
+// A gravity-only cloud over 1 to 4 ranks writes the serial run's file bit for bit (direct
+// summation in a fixed order, gathered output in serial order); stopped over three ranks it
+// resumes over two and then four and still ends there; what cannot run over ranks yet is
+// refused on every rank alike with the key to change; and an error met by one rank ends
+// every rank with it.
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "rubble/config/parameters.hpp"
+#include "rubble/core/error.hpp"
+#include "rubble/core/rank_errors.hpp"
+#include "rubble/run/run_driver.hpp"
+#include "rubble/runfile/run_file.hpp"
+#include "run_comparison.hpp"
+#include "temp_dir.hpp"
+#include "thread_ranks.hpp"
+
+namespace {
+
+using rubble::run::RunEnd;
+using rubble::run::RunRequest;
+
+// 150 boulders falling together under direct summation, no contacts: a few hundred
+// milliseconds, with snapshots and diagnostics rows at other cadences.
+std::string cloud(const std::string& out, const std::string& extra = "") {
+    return "[integrator]\ndt = 50.0\nt_end = 6000.0\n[gravity]\nbackend = \"direct\"\n"
+           "softening = 5.0\n[output]\nfile = \"" +
+           out +
+           "\"\nsnapshot_interval = 1000.0\ndiagnostics_interval = 300.0\n[ic.motion]\nv0 = 0.02\n"
+           "w0 = 1e-3\n[ic.cloud]\nn = 150\n"
+           "size = 1000.0\nradius = 5.0\ndensity = 2000.0\n" +
+           extra;
+}
+
+RunRequest new_run(const std::string& text) {
+    RunRequest r;
+    r.params = rubble::config::parse_parameters(text, "cloud.toml");
+    r.params_path = "cloud.toml";
+    return r;
+}
+
+// Each rank's result and its error text ("" when none), in rank order.
+struct Outcome {
+    std::vector<rubble::run::RunResult> results;
+    std::vector<std::string> errors;
+    std::vector<std::string> lines; ///< rank 0's report
+};
+
+Outcome run_over(int ranks, const RunRequest& request) {
+    Outcome o;
+    o.results.resize(static_cast<std::size_t>(ranks));
+    o.errors.resize(static_cast<std::size_t>(ranks));
+    std::mutex m;
+    struct Lines final : rubble::run::RunObserver {
+        std::vector<std::string>* to = nullptr;
+        void report(std::string_view line) override { to->emplace_back(line); }
+    };
+    std::vector<Lines> observers(static_cast<std::size_t>(ranks));
+    std::vector<std::vector<std::string>> lines(static_cast<std::size_t>(ranks));
+    for (std::size_t r = 0; r < observers.size(); ++r)
+        observers[r].to = &lines[r];
+    rubble::test::ThreadRanks(ranks).run([&](rubble::core::Communicator& world) {
+        const auto r = static_cast<std::size_t>(world.rank());
+        try {
+            o.results[r] = rubble::run::run_simulation(request, observers[r], world);
+        } catch (const std::exception& e) {
+            const std::lock_guard<std::mutex> lock(m);
+            o.errors[r] = e.what();
+        }
+    });
+    for (std::size_t r = 1; r < lines.size(); ++r)
+        EXPECT_TRUE(lines[r].empty()) << "rank " << r << " reported: " << lines[r].front();
+    o.lines = lines[0];
+    return o;
+}
+
+// Every snapshot of two run files, bitwise.
+void expect_same_snapshots(const std::string& a, const std::string& b) {
+    const auto n = rubble::runfile::snapshot_count(a);
+    ASSERT_EQ(n, rubble::runfile::snapshot_count(b));
+    for (std::int64_t k = 0; k < n; ++k) {
+        const auto sa = rubble::runfile::read_snapshot(a, k),
+                   sb = rubble::runfile::read_snapshot(b, k);
+        EXPECT_EQ(sa.step, sb.step) << k;
+        EXPECT_EQ(sa.bodies.id, sb.bodies.id) << k;
+        EXPECT_EQ(sa.bodies.pos, sb.bodies.pos) << k;
+        EXPECT_EQ(sa.bodies.vel, sb.bodies.vel) << k;
+        EXPECT_EQ(sa.bodies.spin, sb.bodies.spin) << k;
+    }
+}
+
+TEST(RunOverRanks, AGravityRunOverOneToFourRanksWritesTheSerialFileBitwise) {
+    rubble::test::TempDir dir;
+    const std::string serial = dir.file("serial.h5");
+    const auto s = run_over(1, new_run(cloud(serial)));
+    ASSERT_EQ(s.errors[0], "");
+    ASSERT_EQ(s.results[0].end, RunEnd::end_time);
+    for (int p = 2; p <= 4; ++p) {
+        SCOPED_TRACE("ranks " + std::to_string(p));
+        const std::string out = dir.file("p" + std::to_string(p) + ".h5");
+        const auto o = run_over(p, new_run(cloud(out)));
+        for (int r = 0; r < p; ++r) {
+            const auto k = static_cast<std::size_t>(r);
+            ASSERT_EQ(o.errors[k], "") << "rank " << r;
+            EXPECT_EQ(o.results[k].end, RunEnd::end_time) << "rank " << r;
+            EXPECT_EQ(o.results[k].last_step, 120) << "rank " << r;
+        }
+        EXPECT_EQ(o.results[0].energy_error, s.results[0].energy_error);
+        ASSERT_TRUE(rubble::runfile::is_complete(out));
+        rubble::test::expect_same_run(serial, out);
+        expect_same_snapshots(serial, out);
+        // Rank 0 reports what the serial run reports, but for the file's name and the wall time.
+        ASSERT_EQ(o.lines.size(), s.lines.size());
+        EXPECT_EQ(o.lines.front(), s.lines.front());
+    }
+}
+
+TEST(RunOverRanks, StoppedOverThreeRanksItResumesOverTwoThenFourToTheSerialRun) {
+    rubble::test::TempDir dir;
+    const std::string serial = dir.file("serial.h5"), out = dir.file("out.h5");
+    ASSERT_EQ(run_over(1, new_run(cloud(serial))).errors[0], "");
+    RunRequest first = new_run(cloud(out));
+    first.stop_after = 37; // between two snapshots: the stop writes its own
+    const auto a = run_over(3, first);
+    ASSERT_EQ(a.errors[0], "");
+    EXPECT_EQ(a.results[2].end, RunEnd::stopped);
+    EXPECT_EQ(rubble::runfile::read_snapshot(out, -1).step, 37);
+    RunRequest again;
+    again.resume_path = out;
+    again.stop_after = 40;
+    const auto b = run_over(2, again);
+    ASSERT_EQ(b.errors[0], "");
+    EXPECT_EQ(b.results[1].last_step, 77);
+    again.stop_after = 0;
+    const auto c = run_over(4, again);
+    ASSERT_EQ(c.errors[0], "");
+    EXPECT_EQ(c.results[3].end, RunEnd::end_time);
+    rubble::test::expect_same_final_state(serial, out);
+    rubble::test::expect_same_diagnostics(serial, out);
+}
+
+TEST(RunOverRanks, WhatCannotRunOverRanksYetIsRefusedOnEveryRankWithItsKey) {
+    rubble::test::TempDir dir;
+    const std::string out = dir.file("refused.h5");
+    std::string tree = cloud(out);
+    tree.replace(tree.find("backend = \"direct\""), 18, "backend = \"tree\"");
+    const std::pair<std::string, std::string> cases[] = {
+        {cloud(out, "[collisions]\nenabled = true\n"), "collisions.enabled"},
+        {cloud(out, "grain = \"cube\"\nspheres_per_grain = 8\n"), "ic.cloud.grain"},
+        {tree, "gravity.backend"},
+    };
+    for (const auto& [text, key] : cases) {
+        SCOPED_TRACE(key);
+        const auto o = run_over(3, new_run(text));
+        for (std::size_t r = 0; r < 3; ++r) {
+            EXPECT_NE(o.errors[r].find("cloud.toml"), std::string::npos) << o.errors[r];
+            EXPECT_NE(o.errors[r].find(key), std::string::npos) << o.errors[r];
+            EXPECT_NE(o.errors[r].find("over several MPI ranks is not available yet"),
+                      std::string::npos)
+                << o.errors[r];
+            EXPECT_EQ(o.errors[r], o.errors[0]);
+        }
+        EXPECT_FALSE(std::filesystem::exists(out)); // refused before the output begins
+    }
+}
+
+TEST(RankErrors, AnErrorOfOneRankIsThrownOnEveryRankAsTheLowestFailingRanksKindAndText) {
+    for (int p = 1; p <= 4; ++p) {
+        SCOPED_TRACE("ranks " + std::to_string(p));
+        std::vector<std::string> kinds(static_cast<std::size_t>(p));
+        rubble::test::ThreadRanks(p).run([&](rubble::core::Communicator& world) {
+            auto& kind = kinds[static_cast<std::size_t>(world.rank())];
+            // Nothing wrong anywhere: every rank goes on.
+            rubble::core::together(world, [] {});
+            try {
+                rubble::core::together(world, [&] {
+                    if (world.rank() == p - 1)
+                        throw rubble::PhysicsError("body 7 is not finite on rank " +
+                                                   std::to_string(world.rank()));
+                    if (p > 2 && world.rank() == p - 2) throw rubble::IoError("disk full");
+                });
+                kind = "none";
+            } catch (const rubble::PhysicsError& e) {
+                kind = std::string("physics: ") + e.what();
+            } catch (const rubble::IoError& e) {
+                kind = std::string("io: ") + e.what();
+            }
+        });
+        const std::string expected =
+            p > 2 ? "io: disk full"
+                  : "physics: body 7 is not finite on rank " + std::to_string(p - 1);
+        for (const auto& k : kinds)
+            EXPECT_EQ(k, expected);
+    }
+}
+
+} // namespace
