@@ -18,6 +18,7 @@ namespace {
 struct Lists {
     std::vector<double> x, y, z, m;
     std::vector<std::int32_t> cells;
+    std::vector<const tree::Multipole*> imported_cells; ///< of other ranks' trees, after cells
     std::vector<double> cx, cy, cz, cm, w;
     void clear() {
         x.clear();
@@ -25,10 +26,13 @@ struct Lists {
         z.clear();
         m.clear();
         cells.clear();
+        imported_cells.clear();
     }
-    // Copies the accepted nodes' data into columns of length cells.size().
+    [[nodiscard]] std::size_t cell_count() const { return cells.size() + imported_cells.size(); }
+    // Copies the accepted nodes' data into columns of length cell_count(): this tree's
+    // nodes, then the imported ones.
     void gather_cells(const std::vector<tree::Multipole>& mp, int order) {
-        const std::size_t n = cells.size();
+        const std::size_t n = cell_count();
         cx.resize(n);
         cy.resize(n);
         cz.resize(n);
@@ -38,7 +42,8 @@ struct Lists {
             order >= 2 ? tree::weight_offset(order) + tree::monomial_count(order) : 0;
         w.resize(static_cast<std::size_t>(weights) * n);
         for (std::size_t c = 0; c < n; ++c) {
-            const tree::Multipole& p = mp[static_cast<std::size_t>(cells[c])];
+            const tree::Multipole& p = c < cells.size() ? mp[static_cast<std::size_t>(cells[c])]
+                                                        : *imported_cells[c - cells.size()];
             cx[c] = p.com[0];
             cy[c] = p.com[1];
             cz[c] = p.com[2];
@@ -68,6 +73,35 @@ void build_lists(const tree::Octree& t, const std::vector<WalkNode>& walk, const
             lists.y.insert(lists.y.end(), t.y().begin() + b0, t.y().begin() + b1);
             lists.z.insert(lists.z.end(), t.z().begin() + b0, t.z().begin() + b1);
             lists.m.insert(lists.m.end(), t.mass().begin() + b0, t.mass().begin() + b1);
+        } else {
+            for (std::int32_t c = node.child_count - 1; c >= 0; --c)
+                stack[top++] = node.first_child + c;
+        }
+    }
+}
+
+// The same walk over another rank's essential tree: its nodes share no bodies with the group,
+// and a node the sender accepted for the whole domain (a leaf without bodies) is accepted by
+// every group inside it (the group's box lies in the domain's); it is taken whole even if
+// rounding said otherwise.
+void build_imported_lists(const ImportedTree& t, const tree::Node& group, Lists& lists) {
+    if (t.nodes.empty()) return;
+    std::int32_t stack[8 * tree::morton_levels + 8];
+    int top = 0;
+    stack[top++] = 0;
+    while (top > 0) {
+        const std::int32_t k = stack[--top];
+        const WalkNode& node = t.nodes[static_cast<std::size_t>(k)];
+        const bool pruned = node.child_count == 0 && node.begin == node.end;
+        if (pruned || tree::box_distance2(group.lo, group.hi, node.com) > node.open2) {
+            lists.imported_cells.push_back(&t.multipoles[static_cast<std::size_t>(k)]);
+        } else if (node.child_count == 0) {
+            const auto b0 = static_cast<std::ptrdiff_t>(node.begin);
+            const auto b1 = static_cast<std::ptrdiff_t>(node.end);
+            lists.x.insert(lists.x.end(), t.x.begin() + b0, t.x.begin() + b1);
+            lists.y.insert(lists.y.end(), t.y.begin() + b0, t.y.begin() + b1);
+            lists.z.insert(lists.z.end(), t.z.begin() + b0, t.z.begin() + b1);
+            lists.m.insert(lists.m.end(), t.m.begin() + b0, t.m.begin() + b1);
         } else {
             for (std::int32_t c = node.child_count - 1; c >= 0; --c)
                 stack[top++] = node.first_child + c;
@@ -168,8 +202,16 @@ TreeGravity::TreeGravity(double G, double softening, double theta, int order, in
 
 void TreeGravity::compute(std::span<const Vec3> pos, std::span<const double> mass,
                           std::span<Vec3> acc, std::span<double> potential) {
+    build(pos, mass);
+    walk({}, acc, potential);
+}
+
+void TreeGravity::build(std::span<const Vec3> pos, std::span<const double> mass) {
     const std::size_t n = pos.size();
-    if (n == 0) return;
+    if (n == 0) {
+        walk_.clear();
+        return;
+    }
     tree_.build({pos, mass}, bucket_size_, order_);
     const auto& nodes = tree_.nodes();
     walk_.resize(nodes.size());
@@ -185,6 +227,12 @@ void TreeGravity::compute(std::span<const Vec3> pos, std::span<const double> mas
                     nd.first_child,
                     nd.child_count};
     }
+}
+
+void TreeGravity::walk(std::span<const ImportedTree> imports, std::span<Vec3> acc,
+                       std::span<double> potential) {
+    const std::size_t n = acc.size();
+    if (n == 0) return;
     for (auto* v : {&ax_, &ay_, &az_, &phi_})
         v->resize(n);
     // Walk groups: the largest nodes of at most group_size bodies, or leaves. One list per
@@ -203,11 +251,13 @@ void TreeGravity::compute(std::span<const Vec3> pos, std::span<const double> mas
                 tree_.nodes()[static_cast<std::size_t>(groups_[static_cast<std::size_t>(l)])];
             lists.clear();
             build_lists(tree_, walk_, group, lists);
+            for (const ImportedTree& t : imports)
+                build_imported_lists(t, group, lists);
             lists.gather_cells(tree_.multipoles(), order_);
             group_field_any(order_, tree_, group, lists, eps2_, ax_.data(), ay_.data(), az_.data(),
                             phi_.data());
             pp += static_cast<double>(group.count()) * static_cast<double>(lists.x.size());
-            pc += static_cast<double>(group.count()) * static_cast<double>(lists.cells.size());
+            pc += static_cast<double>(group.count()) * static_cast<double>(lists.cell_count());
         }
     }
     particle_interactions_ = pp;

@@ -97,6 +97,7 @@ void Simulation::set_stepper(std::unique_ptr<Stepper> stepper) {
 void Simulation::step() {
     // KDK: the force at the end of a step is the force at the start of the next one.
     kick_advance();
+    if (redistribute_) redistribute_(bodies_);
     refresh_forces();
     kick(bodies_, acc_, torque_, 0.5 * dt_);
     ++step_;

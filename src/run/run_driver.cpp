@@ -469,6 +469,7 @@ integrate::Simulation make_simulation(Setup& s, std::int64_t n_total, bool resum
          << n_total << " steps of " << s.config.dt << " s";
     observer.report(line.str());
     sim.set_stepper(std::move(stepper));
+    if (!ranks.single()) sim.set_redistribution([&ranks](Bodies& b) { ranks.redistribute(b); });
     const WholeState whole = ranks.whole(sim);
     core::together(world, [&] {
         if (ranks.first()) {

@@ -6,8 +6,11 @@
 #include <span>
 #include <string>
 
+#include "rubble/domain/decomposition.hpp"
+#include "rubble/domain/migration.hpp"
 #include "rubble/domain/root_transfer.hpp"
 #include "rubble/gravity/distributed_direct.hpp"
+#include "rubble/gravity/distributed_tree.hpp"
 #include "rubble/gravity/no_gravity.hpp"
 #include "rubble/run/make_gravity_solver.hpp"
 
@@ -20,8 +23,8 @@ gravity::Backend resolved_backend(const gravity::GravityConfig& c, std::size_t n
     return n >= gravity::auto_tree_threshold ? gravity::Backend::tree : gravity::Backend::direct;
 }
 
-const char* not_yet = " over several MPI ranks is not available yet (docs/mpi.md: what runs "
-                      "over ranks today); run it on one rank, or run a campaign over ranks";
+const char* const not_yet = " over several MPI ranks is not available yet (docs/mpi.md: what runs "
+                            "over ranks today); run it on one rank, or run a campaign over ranks";
 
 } // namespace
 
@@ -39,15 +42,9 @@ void check_runs_over_ranks(const config::ParameterSet& p, const config::RunConfi
                                not_yet);
     }
     const gravity::Backend b = resolved_backend(c.gravity, bodies.size());
-    if (b != gravity::Backend::direct && b != gravity::Backend::none) {
-        const std::string picks =
-            c.gravity.backend == gravity::Backend::automatic
-                ? "picks the tree for " + std::to_string(bodies.size()) +
-                      " bodies; set gravity.backend = \"direct\" to run them over ranks now. "
-                      "The tree"
-                : "the tree and the GPU backends";
-        throw p.error("gravity.backend", picks + not_yet);
-    }
+    if (b == gravity::Backend::gpu_direct || b == gravity::Backend::gpu_tree)
+        throw p.error("gravity.backend",
+                      std::string("the GPU backends (one GPU per rank)") + not_yet);
 }
 
 void RunRanks::scatter(Bodies& b) {
@@ -62,10 +59,25 @@ void RunRanks::scatter(Bodies& b) {
 std::unique_ptr<gravity::GravitySolver> RunRanks::make_gravity(const gravity::GravityConfig& c,
                                                                std::size_t n_bodies) {
     if (single()) return make_gravity_solver(c, n_bodies);
-    // check_runs_over_ranks left direct and none.
-    if (resolved_backend(c, n_bodies) == gravity::Backend::none)
+    // check_runs_over_ranks left direct, tree and none.
+    switch (resolved_backend(c, n_bodies)) {
+    case gravity::Backend::none:
         return std::make_unique<gravity::NoGravity>();
-    return std::make_unique<gravity::DirectGravityOverRanks>(c.G, c.softening, world_, order_);
+    case gravity::Backend::tree:
+        return std::make_unique<gravity::TreeGravityOverRanks>(
+            c.G, c.softening, c.theta, c.multipole_order, c.bucket_size, c.group_size, world_);
+    default:
+        return std::make_unique<gravity::DirectGravityOverRanks>(c.G, c.softening, world_, order_);
+    }
+}
+
+void RunRanks::redistribute(Bodies& b) {
+    const std::vector<std::int64_t> unit(b.size(), 1);
+    const domain::Decomposition d = domain::decompose(b.pos, unit, world_);
+    std::vector<int> to(b.size());
+    for (std::size_t k = 0; k < b.size(); ++k)
+        to[k] = d.owner(b.pos[k]);
+    domain::migrate(b, order_, to, world_);
 }
 
 WholeState RunRanks::whole(const integrate::Simulation& sim) {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Code written against core::Communicator, over MPI ranks (issue 34, items 2 and 7): the
 // communicator's collectives against what they must give, the domain decomposition and
-// migration checks of decomposition_checks.hpp and the direct gravity across ranks of
-// gravity_rank_checks.hpp (the unit suite runs both over thread ranks).
+// migration checks of decomposition_checks.hpp and the direct and tree gravity across ranks of
+// gravity_rank_checks.hpp (the unit suite runs them over thread ranks).
 // ctest starts this program under mpirun with 1, 2, 3 and 4 ranks (tests/CMakeLists.txt).
 #include <cstdio>
 #include <cstdlib>
@@ -73,6 +73,11 @@ TEST(MpiRanks, DecompositionAndMigrationOfAMixedCloud) {
 
 TEST(MpiRanks, DirectGravityAcrossRanksIsTheSerialOneBitForBit) {
     rubble::test::check_distributed_direct(*world, 700);
+}
+
+TEST(MpiRanks, TreeGravityAcrossRanksHasTheSerialTreesErrorDistribution) {
+    for (const double theta : {0.5, 0.7})
+        (void)rubble::test::check_distributed_tree(*world, 3000, theta, 4);
 }
 
 int main(int argc, char** argv) {

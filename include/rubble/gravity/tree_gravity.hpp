@@ -15,6 +15,18 @@ struct WalkNode {
     std::int32_t begin, end, first_child, child_count;
 };
 
+/// Part of another rank's tree: its locally essential tree for this rank's domain (Salmon
+/// 1991; gravity/distributed_tree.hpp). Nodes in the walk's layout, children contiguous, root
+/// first; every node with its multipole (a node the sender opened may still be accepted whole
+/// for a group far from the domain's edge); a leaf's begin..end are its bodies' rows in x, y,
+/// z, m (none for a node the sender accepted for the whole domain, which every group of the
+/// domain accepts too: a group's box lies in the domain's).
+struct ImportedTree {
+    std::vector<WalkNode> nodes;
+    std::vector<tree::Multipole> multipoles;
+    std::vector<double> x, y, z, m;
+};
+
 /// Barnes-Hut tree gravity (Barnes & Hut 1986) with multipoles through order 4, walked per
 /// group of bodies with interaction lists (Stadel 2001, pkdgrav; groups as in Bedorf et al.
 /// 2012, Bonsai). A group is the largest node of at most group_size bodies, or a leaf; a node
@@ -30,6 +42,16 @@ public:
                 int group_size);
     void compute(std::span<const Vec3> pos, std::span<const double> mass, std::span<Vec3> acc,
                  std::span<double> potential) override;
+    /// compute() in two halves, for the tree over ranks: build() the tree of these points, then
+    /// walk() it and the imported trees of other ranks' points (sources only) for the field at
+    /// these points. compute(pos, ...) is build(pos, mass) then walk({}, acc, potential).
+    void build(std::span<const Vec3> pos, std::span<const double> mass);
+    void walk(std::span<const ImportedTree> imports, std::span<Vec3> acc,
+              std::span<double> potential);
+    /// The walk's node data of the last build (what essential trees are cut from).
+    [[nodiscard]] const std::vector<WalkNode>& walk_nodes() const { return walk_; }
+    [[nodiscard]] double theta() const { return theta_; }
+    [[nodiscard]] int order() const { return order_; }
     [[nodiscard]] std::string name() const override {
         return std::string(enum_name(backend_names, Backend::tree));
     }

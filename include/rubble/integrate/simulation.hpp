@@ -5,7 +5,9 @@
 // current positions (valid between steps, so a step needs one force evaluation and diagnostics
 // need none).
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "rubble/core/bodies.hpp"
@@ -20,6 +22,14 @@ public:
     /// the forces at the initial positions.
     Simulation(Bodies bodies, std::unique_ptr<gravity::GravitySolver> gravity, double dt,
                double t_start = 0.0, std::int64_t step = 0);
+
+    /// Called in every following step between the drift and the forces, with the bodies: a
+    /// run over ranks moves them to the ranks of their domains there (run/run_ranks.hpp), when
+    /// the accelerations are about to be recomputed and nothing else refers to rows. It may
+    /// change the rows but not the bodies' state. Empty (the default): nothing.
+    void set_redistribution(std::function<void(Bodies&)> redistribute) {
+        redistribute_ = std::move(redistribute);
+    }
 
     /// Moves the bodies between the kicks of every following step with `stepper`.
     void set_stepper(std::unique_ptr<Stepper> stepper);
@@ -83,6 +93,7 @@ private:
     void gravity_on_spheres();
     std::unique_ptr<Stepper> stepper_;
     StepStats last_stats_;
+    std::function<void(Bodies&)> redistribute_;
 };
 
 } // namespace rubble::integrate

@@ -10,8 +10,16 @@
 // nothing: the serial run is this code with P = 1.
 //
 // What runs over several ranks so far: gravity alone (no contacts), free spheres, direct
-// summation (bit for bit the serial forces, gravity/distributed_direct.hpp) or none.
-// check_runs_over_ranks refuses the rest with the key to change.
+// summation (bit for bit the serial forces, gravity/distributed_direct.hpp), the tree
+// (locally essential trees, gravity/distributed_tree.hpp) or none. check_runs_over_ranks
+// refuses the rest with the key to change.
+//
+// The domains follow the bodies: after every drift, before the forces, the bodies are
+// decomposed afresh (equal numbers along the Morton curve of where they are now) and move to
+// their domain's rank (redistribute), so that each rank's bodies stay compact as a cloud
+// collapses and its essential trees small. The decomposition is a function of the positions
+// alone, never of timings, so a run resumed over the same number of ranks continues bit for
+// bit (with the tree; with direct summation the forces do not depend on it at all).
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -26,8 +34,8 @@
 namespace rubble::run {
 
 /// Refuses, naming the key and its source, what cannot yet run over `ranks` > 1 ranks: contacts
-/// (collisions.enabled), bodies other than free spheres, a gravity backend other than direct
-/// and none (`auto` where it would pick the tree). `bodies` are all the run's bodies.
+/// (collisions.enabled), bodies other than free spheres, the GPU backends. `bodies` are all
+/// the run's bodies.
 void check_runs_over_ranks(const config::ParameterSet& p, const config::RunConfig& c,
                            const Bodies& bodies, int ranks);
 
@@ -51,6 +59,10 @@ public:
     /// Deals rank 0's bodies (all of the run's, in serial order) out to the domains and keeps
     /// each local body's place in the serial order. Collective. On one rank: nothing moves.
     void scatter(Bodies& b);
+    /// Decomposes the bodies of all ranks afresh by where they are and moves each to its
+    /// domain's rank with its place in the serial order (rows stay in serial order).
+    /// Collective; a Simulation calls it between the drift and the forces.
+    void redistribute(Bodies& b);
     /// Each local body's place in the serial order (valid after scatter).
     [[nodiscard]] const std::vector<std::int64_t>& order() const { return order_; }
 
