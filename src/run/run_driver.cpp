@@ -278,7 +278,7 @@ bool replay_settling(SettleTracker& tracker, const std::string& path, std::int64
 // the run (a body no longer finite, a stop request, a failed write, the settled state) is
 // agreed by every rank after the step, and rank 0 writes the whole state gathered in serial
 // order; `file` is null on the other ranks. (Only contact steppers abandon a step on a stop
-// request, and they run on one rank so far.)
+// request, and over several ranks they never do: RunRanks::on_root.)
 LoopResult run_loop(integrate::Simulation& sim, RunRanks& ranks, runfile::RunFile* file,
                     const Setup& s, std::int64_t n_total, const RunRequest& o,
                     const integrate::Diagnostics& start, const integrate::Diagnostics& latest,
@@ -308,8 +308,11 @@ LoopResult run_loop(integrate::Simulation& sim, RunRanks& ranks, runfile::RunFil
         const bool last = k == n_total;
         const bool stop = !last && ranks.any(k >= stop_at || stop_requested());
         if (sim.stepper().resolves_contacts()) {
-            counters.add(sim.last_stats());
-            if (s.config.collisions.log) file->append_collisions(sim.stepper().take_log(), k);
+            counters.add(sim.last_stats()); // rank 0's are the run's (RunRanks::on_root)
+            if (s.config.collisions.log)
+                core::together(world, [&] {
+                    if (ranks.first()) file->append_collisions(sim.stepper().take_log(), k);
+                });
         }
         const bool diagnostics_row = k % diag_every == 0 || last;
         const bool regular = is_regular_snapshot(k, snap_every);
@@ -455,8 +458,8 @@ integrate::Simulation make_simulation(Setup& s, std::int64_t n_total, bool resum
             check_runs_over_ranks(s.params, s.config, s.state.bodies, world.size());
         }
         // (Made before the first report line: a stepper refuses what it cannot take at once.)
-        stepper = make_stepper(s.config.collisions_enabled, s.config.collisions, s.config.polyhedra,
-                               s.state.bodies);
+        stepper = ranks.on_root(make_stepper(s.config.collisions_enabled, s.config.collisions,
+                                             s.config.polyhedra, s.state.bodies));
     });
     const auto n_bodies = static_cast<std::size_t>(
         world.max(static_cast<std::int64_t>(ranks.first() ? s.state.bodies.size() : 0)));
@@ -513,7 +516,7 @@ integrate::Simulation make_simulation(Setup& s, std::int64_t n_total, bool resum
 
 void report_end(const LoopResult& r, const integrate::Simulation& sim, const Setup& s,
                 const std::optional<SettleTracker>& settle, double wall, double de, double dl,
-                RunObserver& observer) {
+                std::size_t bodies_left, RunObserver& observer) {
     char line[256];
     std::snprintf(line, sizeof line,
                   "step %lld, t = %.6g s, %.3g s wall (%.3g steps/s); |dE/E| = %.3e, |dL/L| = %.3e",
@@ -524,7 +527,7 @@ void report_end(const LoopResult& r, const integrate::Simulation& sim, const Set
         std::snprintf(line, sizeof line,
                       "collisions: %.0f in total, %.0f overlaps, %.0f merges; %zu bodies left",
                       r.last_diag.collisions_total, r.last_diag.overlaps_total,
-                      r.last_diag.merges_total, sim.bodies().size());
+                      r.last_diag.merges_total, bodies_left);
         observer.report(line);
     }
     if (r.settled) {
@@ -689,8 +692,11 @@ RunResult run_simulation(const RunRequest& o, RunObserver& caller, core::Communi
     result.momentum_error = integrate::angular_momentum_error(r.last_diag, start);
     result.last_step = r.last_step;
     result.time = sim.time();
+    const auto bodies_left =
+        static_cast<std::size_t>(world.sum(static_cast<std::int64_t>(sim.bodies().size())));
     if (ranks.first())
-        report_end(r, sim, s, settle, wall, result.energy_error, result.momentum_error, observer);
+        report_end(r, sim, s, settle, wall, result.energy_error, result.momentum_error, bodies_left,
+                   observer);
     const std::string path = out ? out->path() : result.output;
     if (r.reached_end) {
         result.end = r.settled ? RunEnd::settled : RunEnd::end_time;

@@ -5,7 +5,10 @@
 #include <numeric>
 #include <span>
 #include <string>
+#include <utility>
 
+#include "rubble/collisions/collision_config.hpp"
+#include "rubble/core/rank_errors.hpp"
 #include "rubble/domain/decomposition.hpp"
 #include "rubble/domain/migration.hpp"
 #include "rubble/domain/root_transfer.hpp"
@@ -26,14 +29,47 @@ gravity::Backend resolved_backend(const gravity::GravityConfig& c, std::size_t n
 const char* const not_yet = " over several MPI ranks is not available yet (docs/mpi.md: what runs "
                             "over ranks today); run it on one rank, or run a campaign over ranks";
 
+// RunRanks::on_root's stepper (see there).
+class RootStepper final : public integrate::Stepper {
+public:
+    RootStepper(std::unique_ptr<integrate::Stepper> inner, RunRanks& ranks)
+        : inner_(std::move(inner)), ranks_(ranks) {}
+    [[nodiscard]] std::string name() const override { return inner_->name(); }
+    [[nodiscard]] bool resolves_contacts() const override { return inner_->resolves_contacts(); }
+    [[nodiscard]] std::string summary(const Bodies& b) const override { return inner_->summary(b); }
+    integrate::StepStats advance(Bodies& b, double h, double t0, bool /*may_abandon*/) override {
+        Bodies all = ranks_.gather_to_root(b);
+        integrate::StepStats stats;
+        core::together(ranks_.world(), [&] {
+            if (ranks_.first()) stats = inner_->advance(all, h, t0, false);
+        });
+        ranks_.hold_on_root(b, std::move(all));
+        return stats;
+    }
+    void discard() override { inner_->discard(); }
+    [[nodiscard]] std::vector<integrate::ContactRecord> take_log() override {
+        return inner_->take_log();
+    }
+    [[nodiscard]] integrate::StepperState save_state() const override {
+        return inner_->save_state();
+    }
+    void restore_state(const integrate::StepperState& s) override {
+        if (ranks_.first()) inner_->restore_state(s);
+    }
+
+private:
+    std::unique_ptr<integrate::Stepper> inner_;
+    RunRanks& ranks_;
+};
+
 } // namespace
 
 void check_runs_over_ranks(const config::ParameterSet& p, const config::RunConfig& c,
                            const Bodies& bodies, int ranks) {
     if (ranks <= 1) return;
-    if (c.collisions_enabled)
-        throw p.error("collisions.enabled",
-                      std::string("contacts (hard spheres, aggregates, polyhedra)") + not_yet);
+    if (c.collisions_enabled && c.collisions.outcome == collisions::ContactOutcome::stick)
+        throw p.error("collisions.outcome",
+                      std::string("sticking (it joins free spheres into aggregates)") + not_yet);
     if (!bodies.all_free_spheres()) {
         // The key that made them: a cloud's grains, or the file or table the bodies came from.
         const std::string key = p.string("ic.type") == "cloud" ? "ic.cloud.grain" : "ic.type";
@@ -78,6 +114,26 @@ void RunRanks::redistribute(Bodies& b) {
     for (std::size_t k = 0; k < b.size(); ++k)
         to[k] = d.owner(b.pos[k]);
     domain::migrate(b, order_, to, world_);
+}
+
+std::unique_ptr<integrate::Stepper> RunRanks::on_root(std::unique_ptr<integrate::Stepper> stepper) {
+    if (single() || !stepper->resolves_contacts()) return stepper;
+    return std::make_unique<RootStepper>(std::move(stepper), *this);
+}
+
+Bodies RunRanks::gather_to_root(const Bodies& b) {
+    return domain::gather_to_root(b, order_, world_);
+}
+
+void RunRanks::hold_on_root(Bodies& b, Bodies all) {
+    if (first()) {
+        b = std::move(all);
+        order_.resize(b.size());
+        std::iota(order_.begin(), order_.end(), std::int64_t{0});
+    } else {
+        b = b.select({});
+        order_.clear();
+    }
 }
 
 WholeState RunRanks::whole(const integrate::Simulation& sim) {

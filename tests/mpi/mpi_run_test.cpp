@@ -2,13 +2,19 @@
 // One simulation over MPI ranks (issue 34, items 1, 3, 5 and 7; docs/mpi.md): `mpirun -np P
 // rubble run` of a gravity-only cloud writes the serial run's file bit for bit for P = 1 to
 // 4; interrupted by SIGTERM to mpirun it resumes over another number of ranks to the serial
-// run's end; what cannot run over ranks yet is refused once, naming the key. The same checks
+// run's end, and so does a run one of whose ranks was killed with SIGKILL; the main job's
+// collisions over three ranks are the serial ones; what cannot run over ranks yet is refused
+// once, naming the key. The same checks
 // over ranks as threads run in the unit suite (tests/unit/run/run_over_ranks_test.cpp).
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -118,18 +124,102 @@ TEST(MpiRun, InterruptedThroughMpirunItResumesOverThreeRanksToTheSerialRun) {
     rubble::test::expect_same_diagnostics(serial, out);
 }
 
-TEST(MpiRun, ContactsOverSeveralRanksAreRefusedOnceNamingTheKey) {
+// The processes whose parent is `parent` (mpirun's ranks), from /proc.
+std::vector<pid_t> children_of(pid_t parent) {
+    std::vector<pid_t> out;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        const std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::ifstream stat(entry.path() / "stat");
+        std::string line;
+        if (!std::getline(stat, line)) continue;
+        // pid (comm) state ppid ...: comm may hold spaces, so read after its closing ')'.
+        const auto close = line.rfind(')');
+        if (close == std::string::npos) continue;
+        std::istringstream rest(line.substr(close + 1));
+        std::string state;
+        long ppid = 0;
+        rest >> state >> ppid;
+        if (ppid == parent) out.push_back(static_cast<pid_t>(std::stol(name)));
+    }
+    return out;
+}
+
+// kill -9 of one rank in the middle of a run (of rank 0, the writer, perhaps in a write):
+// Open MPI ends the job; the file keeps what was durable, its journal rolls back a torn
+// write on the next open, and the run resumed over two ranks ends as the serial run.
+TEST(MpiRun, KillingOneRankLeavesAFileThatResumesOverOtherRanksToTheSerialRun) {
     rubble::test::TempDir tmp;
-    const auto run = mpirun(2, RUBBLE_MPI_BINARY,
-                            {"run", std::string(RUBBLE_SOURCE_DIR) + "/params/default.toml",
-                             "--output.file", tmp.file("default.h5")},
-                            tmp.file("run.txt"));
+    const std::string serial = tmp.file("serial.h5");
+    const auto s = rubble::test::run_rubble(
+        {"run", tmp.write("serial.toml", cloud(serial, 300, 4e5)), "--quiet"});
+    ASSERT_EQ(s.code, 0) << s.err;
+    for (const int victim : {0, 2}) {
+        SCOPED_TRACE("killed: the rank started " + std::to_string(victim) + "th");
+        const std::string out = tmp.file("killed" + std::to_string(victim) + ".h5");
+        const std::string log = tmp.file("killed" + std::to_string(victim) + ".txt");
+        const pid_t child = rubble::test::start_mpirun(
+            3, RUBBLE_MPI_BINARY, {"run", tmp.write("k.toml", cloud(out, 300, 4e5)), "--quiet"},
+            log);
+        bool started = false;
+        while (!started && rubble::test::still_running(child)) {
+            try {
+                started = std::filesystem::exists(out) && rubble::runfile::snapshot_count(out) >= 5;
+            } catch (const std::exception&) {
+                // being written
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        ASSERT_TRUE(started) << rubble::test::text_of(log);
+        std::vector<pid_t> ranks = children_of(child);
+        std::sort(ranks.begin(), ranks.end());
+        ASSERT_EQ(ranks.size(), 3u) << rubble::test::text_of(log);
+        kill(ranks[static_cast<std::size_t>(victim)], SIGKILL);
+        const auto e = rubble::test::wait_for_child(child, std::chrono::minutes(2));
+        EXPECT_FALSE(e.exited && e.code == 0) << rubble::test::text_of(log);
+        const auto again = mpirun(2, RUBBLE_MPI_BINARY, {"run", "--resume", out, "--quiet"},
+                                  tmp.file("again" + std::to_string(victim) + ".txt"));
+        ASSERT_TRUE(again.exit.exited && again.exit.code == 0) << again.output;
+        ASSERT_TRUE(rubble::runfile::is_complete(out));
+        rubble::test::expect_same_final_state(serial, out);
+        rubble::test::expect_same_diagnostics(serial, out);
+    }
+}
+
+// The main job's pile (params/default.toml: 2,500 boulders, direct summation, inelastic
+// collisions with the guards) for its first 2,000 s over three ranks: the contacts run on
+// rank 0 over the gathered state, so the file, collision log included, is the serial one.
+TEST(MpiRun, TheMainJobsCollisionsOverThreeRanksAreTheSerialOnesBitwise) {
+    rubble::test::TempDir tmp;
+    const std::string params = std::string(RUBBLE_SOURCE_DIR) + "/params/default.toml";
+    const std::vector<std::string> common{"--integrator.t_end", "2000", "--output.collision_log",
+                                          "true", "--quiet"};
+    const std::string serial = tmp.file("serial.h5"), out = tmp.file("np3.h5");
+    std::vector<std::string> a{"run", params, "--output.file", serial};
+    a.insert(a.end(), common.begin(), common.end());
+    const auto s = rubble::test::run_rubble(a);
+    ASSERT_EQ(s.code, 0) << s.err;
+    std::vector<std::string> b{"run", params, "--output.file", out};
+    b.insert(b.end(), common.begin(), common.end());
+    const auto r = mpirun(3, RUBBLE_MPI_BINARY, b, tmp.file("np3.txt"));
+    ASSERT_TRUE(r.exit.exited && r.exit.code == 0) << r.output;
+    rubble::test::expect_same_run(serial, out);
+    EXPECT_GT(rubble::runfile::read_diagnostics(out).back().collisions_total, 100.0);
+}
+
+TEST(MpiRun, StickingOverSeveralRanksIsRefusedOnceNamingTheKey) {
+    rubble::test::TempDir tmp;
+    const auto run =
+        mpirun(2, RUBBLE_MPI_BINARY,
+               {"run", std::string(RUBBLE_SOURCE_DIR) + "/params/default.toml",
+                "--collisions.outcome", "stick", "--output.file", tmp.file("default.h5")},
+               tmp.file("run.txt"));
     EXPECT_TRUE(run.exit.exited && run.exit.code == 2) << run.output;
-    const auto at = run.output.find("collisions.enabled = true");
+    const auto at = run.output.find("collisions.outcome = \"stick\"");
     ASSERT_NE(at, std::string::npos) << run.output;
     EXPECT_NE(run.output.find("over several MPI ranks is not available yet"), std::string::npos)
         << run.output;
-    EXPECT_EQ(run.output.find("collisions.enabled = true", at + 1), std::string::npos)
+    EXPECT_EQ(run.output.find("collisions.outcome = \"stick\"", at + 1), std::string::npos)
         << run.output;
     EXPECT_FALSE(std::filesystem::exists(tmp.file("default.h5")));
 }

@@ -9,10 +9,13 @@
 // On one rank (P = 1, serial or `mpirun -np 1`) every call here is the identity and copies
 // nothing: the serial run is this code with P = 1.
 //
-// What runs over several ranks so far: gravity alone (no contacts), free spheres, direct
-// summation (bit for bit the serial forces, gravity/distributed_direct.hpp), the tree
-// (locally essential trees, gravity/distributed_tree.hpp) or none. check_runs_over_ranks
-// refuses the rest with the key to change.
+// What runs over several ranks so far: free spheres; gravity by direct summation (bit for bit
+// the serial forces, gravity/distributed_direct.hpp), the tree (locally essential trees,
+// gravity/distributed_tree.hpp) or none; contacts with the serial event-driven drift run on
+// rank 0 over the whole state gathered there (on_root: the drift's collisions are the serial
+// run's, bit for bit, but not yet spread over the ranks; docs/plans/mpi-distributed-runs.md,
+// section 3, is the design that will). check_runs_over_ranks refuses the rest with the key
+// to change.
 //
 // The domains follow the bodies: after every drift, before the forces, the bodies are
 // decomposed afresh (equal numbers along the Morton curve of where they are now) and move to
@@ -33,9 +36,9 @@
 
 namespace rubble::run {
 
-/// Refuses, naming the key and its source, what cannot yet run over `ranks` > 1 ranks: contacts
-/// (collisions.enabled), bodies other than free spheres, the GPU backends. `bodies` are all
-/// the run's bodies.
+/// Refuses, naming the key and its source, what cannot yet run over `ranks` > 1 ranks: bodies
+/// other than free spheres (and sticking, which makes them), the GPU backends. `bodies` are
+/// all the run's bodies.
 void check_runs_over_ranks(const config::ParameterSet& p, const config::RunConfig& c,
                            const Bodies& bodies, int ranks);
 
@@ -71,9 +74,24 @@ public:
     [[nodiscard]] std::unique_ptr<gravity::GravitySolver>
     make_gravity(const gravity::GravityConfig& config, std::size_t n_bodies);
 
+    /// The run's stepper over the ranks: on one rank `stepper` itself; over several, a stepper
+    /// that gathers the bodies to rank 0 in serial order, advances them there with `stepper`
+    /// (rank 0's; the other ranks' is never used) and leaves them on rank 0, for the
+    /// redistribution that follows every drift to deal out again. Rank 0's `stepper` thus
+    /// sees the serial run's bodies in the serial run's rows at every step. Its advances are
+    /// never abandoned part-way: a stop request takes effect after the step.
+    [[nodiscard]] std::unique_ptr<integrate::Stepper>
+    on_root(std::unique_ptr<integrate::Stepper> stepper);
+
     /// The whole state on rank 0 (on one rank: sim's own, no copy). Collective. The pointers
     /// stay valid until the next call; on ranks other than 0 they are null.
     [[nodiscard]] WholeState whole(const integrate::Simulation& sim);
+    /// A copy of every body on rank 0 in serial order (empty elsewhere). Collective.
+    [[nodiscard]] Bodies gather_to_root(const Bodies& b);
+    /// Leaves `all` (rank 0's whole state, rows in serial order) as this rank's bodies on rank
+    /// 0 and none elsewhere, the serial order with it: what redistribute deals out.
+    void hold_on_root(Bodies& b, Bodies all);
+
     /// Accelerations of every body on rank 0, in serial order (on one rank: sim's own).
     /// Collective; empty on the other ranks.
     [[nodiscard]] std::vector<Vec3> whole_accelerations(const integrate::Simulation& sim);

@@ -5,9 +5,9 @@
 // A gravity-only cloud over 1 to 4 ranks writes the serial run's file bit for bit (direct
 // summation in a fixed order, gathered output in serial order); stopped over three ranks it
 // resumes over two and then four and still ends there; with the tree, resumed over the same
-// ranks it is the uninterrupted run bit for bit; what cannot run over ranks yet is refused on
-// every rank alike with the key to change; and an error met by one rank ends every rank
-// with it.
+// ranks it is the uninterrupted run bit for bit; a collisional gas over ranks is the serial
+// run collision for collision; what cannot run over ranks yet is refused on every rank alike
+// with the key to change; and an error met by one rank ends every rank with it.
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
@@ -17,6 +17,7 @@
 
 #include <gtest/gtest.h>
 
+#include "gas_run.hpp"
 #include "rubble/config/parameters.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/core/rank_errors.hpp"
@@ -180,13 +181,40 @@ TEST(RunOverRanks, ATreeRunResumedOverTheSameRanksIsTheUninterruptedOneBitwise) 
                 s.results[0].energy_error, w.results[0].energy_error);
 }
 
+// Contacts over ranks: the serial event-driven drift runs on rank 0 over the whole state
+// gathered there in serial order (RunRanks::on_root), so with gravity none or direct the
+// file, collision log included, is the serial run's bit for bit, and a stopped run resumes
+// over another number of ranks to it.
+TEST(RunOverRanks, ACollisionalRunOverRanksIsTheSerialRunCollisionForCollision) {
+    rubble::test::TempDir dir;
+    const std::string serial = dir.file("serial.h5");
+    const auto s = run_over(1, new_run(rubble::test::periodic_gas_run(serial)));
+    ASSERT_EQ(s.errors[0], "");
+    for (int p = 2; p <= 3; ++p) {
+        SCOPED_TRACE("ranks " + std::to_string(p));
+        const std::string out = dir.file("p" + std::to_string(p) + ".h5");
+        const auto o = run_over(p, new_run(rubble::test::periodic_gas_run(out)));
+        ASSERT_EQ(o.errors[0], "");
+        rubble::test::expect_same_run(serial, out);
+        EXPECT_GT(rubble::runfile::read_diagnostics(out).back().collisions_total, 1000.0);
+    }
+    const std::string parts = dir.file("parts.h5");
+    RunRequest first = new_run(rubble::test::periodic_gas_run(parts));
+    first.stop_after = 23;
+    ASSERT_EQ(run_over(3, first).errors[0], "");
+    RunRequest rest;
+    rest.resume_path = parts;
+    ASSERT_EQ(run_over(2, rest).errors[0], "");
+    rubble::test::expect_same_run(serial, parts);
+}
+
 TEST(RunOverRanks, WhatCannotRunOverRanksYetIsRefusedOnEveryRankWithItsKey) {
     rubble::test::TempDir dir;
     const std::string out = dir.file("refused.h5");
     std::string gpu = cloud(out);
     gpu.replace(gpu.find("backend = \"direct\""), 18, "backend = \"gpu-tree\"");
     const std::pair<std::string, std::string> cases[] = {
-        {cloud(out, "[collisions]\nenabled = true\n"), "collisions.enabled"},
+        {cloud(out, "[collisions]\nenabled = true\noutcome = \"stick\"\n"), "collisions.outcome"},
         {cloud(out, "grain = \"cube\"\nspheres_per_grain = 8\n"), "ic.cloud.grain"},
         {gpu, "gravity.backend"},
     };
