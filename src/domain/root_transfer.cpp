@@ -2,6 +2,7 @@
 #include "rubble/domain/root_transfer.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <numeric>
 #include <stdexcept>
@@ -11,7 +12,50 @@
 
 namespace rubble::domain {
 
+namespace {
+
+// Rank 0's hull shapes on every rank: per shape its vertices and triangles.
+void share_hull_shapes(Bodies& b, core::Communicator& world) {
+    std::vector<double> packed;
+    if (world.rank() == 0) {
+        packed.push_back(static_cast<double>(b.hull_shapes().size()));
+        for (const shapes::Polyhedron& p : b.hull_shapes()) {
+            packed.push_back(static_cast<double>(p.hull.vertices.size()));
+            for (const Vec3& v : p.hull.vertices)
+                packed.insert(packed.end(), {v.x(), v.y(), v.z()});
+            packed.push_back(static_cast<double>(p.hull.faces.size()));
+            for (const auto& f : p.hull.faces)
+                packed.insert(packed.end(), {static_cast<double>(f[0]), static_cast<double>(f[1]),
+                                             static_cast<double>(f[2])});
+        }
+    }
+    const auto all = world.all_gather_bytes(std::span<const std::byte>(
+        reinterpret_cast<const std::byte*>(packed.data()), packed.size() * sizeof(double)));
+    if (world.rank() == 0) return;
+    std::vector<double> v(all[0].size() / sizeof(double));
+    std::memcpy(v.data(), all[0].data(), all[0].size());
+    std::size_t at = 0;
+    const auto next = [&] { return v.at(at++); };
+    HullShapes shapes(static_cast<std::size_t>(next()));
+    for (shapes::Polyhedron& shape : shapes) {
+        std::vector<Vec3> vertices(static_cast<std::size_t>(next()));
+        for (Vec3& x : vertices) {
+            const double a = next(), c = next(), d = next();
+            x = Vec3(a, c, d);
+        }
+        std::vector<std::array<int, 3>> triangles(static_cast<std::size_t>(next()));
+        for (auto& t : triangles)
+            for (int& k : t)
+                k = static_cast<int>(next());
+        shape = shapes::polyhedron_from_faces(std::move(vertices), std::move(triangles));
+    }
+    if (!shapes.empty()) b.set_hull_shapes(std::move(shapes));
+}
+
+} // namespace
+
 std::vector<std::int64_t> scatter_from_root(Bodies& b, core::Communicator& world) {
+    share_hull_shapes(b, world);
     std::vector<std::int64_t> order(b.size());
     std::iota(order.begin(), order.end(), std::int64_t{0});
     const std::vector<std::int64_t> unit(b.size(), 1);

@@ -26,8 +26,13 @@ void DistributedDirectGravity::compute(std::span<const std::int64_t> order,
                                        std::span<const Vec3> pos, std::span<const double> mass,
                                        std::span<Vec3> acc, std::span<double> potential) {
     const std::size_t n = pos.size();
-    if (order.size() != n || mass.size() != n || acc.size() != n || potential.size() != n)
-        throw std::invalid_argument("DistributedDirectGravity::compute: span sizes differ");
+    // Checked on every rank before the gather, so that all refuse together rather than the
+    // others waiting for a rank that left.
+    const bool fits =
+        order.size() == n && mass.size() == n && acc.size() == n && potential.size() == n;
+    if (world_.max(fits ? 0 : 1) != 0)
+        throw std::invalid_argument("DistributedDirectGravity::compute: span sizes differ on "
+                                    "some rank");
     std::vector<Point> mine(n);
     for (std::size_t i = 0; i < n; ++i)
         mine[i] = Point{order[i], pos[i].x(), pos[i].y(), pos[i].z(), mass[i]};

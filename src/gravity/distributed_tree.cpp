@@ -121,8 +121,12 @@ ImportedTree imported_tree_from_bytes(std::span<const std::byte> bytes) {
 
 void TreeGravityOverRanks::compute(std::span<const Vec3> pos, std::span<const double> mass,
                                    std::span<Vec3> acc, std::span<double> potential) {
-    if (mass.size() != pos.size() || acc.size() != pos.size() || potential.size() != pos.size())
-        throw std::invalid_argument("TreeGravityOverRanks::compute: span sizes differ");
+    // Checked on every rank before the exchanges, so that all refuse together.
+    const bool fits =
+        mass.size() == pos.size() && acc.size() == pos.size() && potential.size() == pos.size();
+    if (world_.max(fits ? 0 : 1) != 0)
+        throw std::invalid_argument("TreeGravityOverRanks::compute: span sizes differ on some "
+                                    "rank");
     tree_.build(pos, mass);
     // Every domain's box: the bounding box of its points, the root's box of its tree.
     Box mine{};

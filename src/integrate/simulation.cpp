@@ -14,9 +14,11 @@
 namespace rubble::integrate {
 
 Simulation::Simulation(Bodies bodies, std::unique_ptr<gravity::GravitySolver> gravity, double dt,
-                       double t_start, std::int64_t step)
+                       double t_start, std::int64_t step,
+                       std::function<bool(const Bodies&)> centres_rule)
     : bodies_(std::move(bodies)), gravity_(std::move(gravity)), dt_(dt), t_start_(t_start),
-      step_(step), stepper_(std::make_unique<PlainDrift>()) {
+      step_(step), stepper_(std::make_unique<PlainDrift>()),
+      centres_rule_(std::move(centres_rule)) {
     if (!gravity_) throw std::invalid_argument("Simulation: no gravity solver");
     if (!(dt_ > 0.0)) throw std::invalid_argument("Simulation: dt must be > 0");
     bodies_.check_consistent();
@@ -27,7 +29,7 @@ void Simulation::refresh_forces() {
     const std::size_t n = bodies_.size();
     acc_.resize(n);
     pot_.resize(n);
-    if (bodies_.gravity_at_centres()) {
+    if (centres_rule_ ? centres_rule_(bodies_) : bodies_.gravity_at_centres()) {
         // Each body is its own mass point: no torques, and no copy of the positions.
         torque_.clear();
         gravity_->compute(bodies_.pos, bodies_.mass, acc_, pot_);

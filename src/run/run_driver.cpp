@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <sstream>
 
@@ -464,9 +465,12 @@ integrate::Simulation make_simulation(Setup& s, std::int64_t n_total, bool resum
     const auto n_bodies = static_cast<std::size_t>(
         world.max(static_cast<std::int64_t>(ranks.first() ? s.state.bodies.size() : 0)));
     ranks.scatter(s.state.bodies);
+    std::function<bool(const Bodies&)> centres_rule;
+    if (!ranks.single())
+        centres_rule = [&ranks](const Bodies& b) { return ranks.gravity_at_centres(b); };
     integrate::Simulation sim(std::move(s.state.bodies),
                               ranks.make_gravity(s.config.gravity, n_bodies), s.config.dt,
-                              s.state.time, s.first_step);
+                              s.state.time, s.first_step, std::move(centres_rule));
     std::ostringstream line;
     line << "rubble: " << n_bodies << " bodies, gravity backend " << sim.gravity().name() << ", "
          << n_total << " steps of " << s.config.dt << " s";

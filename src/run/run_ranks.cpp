@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/run/run_ranks.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <numeric>
 #include <span>
 #include <string>
 #include <utility>
 
-#include "rubble/collisions/collision_config.hpp"
 #include "rubble/core/rank_errors.hpp"
 #include "rubble/domain/decomposition.hpp"
 #include "rubble/domain/migration.hpp"
@@ -67,16 +67,6 @@ private:
 void check_runs_over_ranks(const config::ParameterSet& p, const config::RunConfig& c,
                            const Bodies& bodies, int ranks) {
     if (ranks <= 1) return;
-    if (c.collisions_enabled && c.collisions.outcome == collisions::ContactOutcome::stick)
-        throw p.error("collisions.outcome",
-                      std::string("sticking (it joins free spheres into aggregates)") + not_yet);
-    if (!bodies.all_free_spheres()) {
-        // The key that made them: a cloud's grains, or the file or table the bodies came from.
-        const std::string key = p.string("ic.type") == "cloud" ? "ic.cloud.grain" : "ic.type";
-        throw p.error(key, std::string("aggregates and polyhedra (bodies other than free "
-                                       "spheres)") +
-                               not_yet);
-    }
     const gravity::Backend b = resolved_backend(c.gravity, bodies.size());
     if (b == gravity::Backend::gpu_direct || b == gravity::Backend::gpu_tree)
         throw p.error("gravity.backend",
@@ -90,6 +80,30 @@ void RunRanks::scatter(Bodies& b) {
         return;
     }
     order_ = domain::scatter_from_root(b, world_);
+    // Bodies and spheres only ever become fewer (merges; sticking joins spheres), so the
+    // totals of the start bound the keys for the whole run.
+    sphere_stride_ =
+        std::max<std::int64_t>(1, world_.sum(static_cast<std::int64_t>(b.spheres.size())));
+    hull_offset_ = world_.sum(static_cast<std::int64_t>(b.size())) * sphere_stride_;
+}
+
+bool RunRanks::gravity_at_centres(const Bodies& b) {
+    const bool centres = world_.max(b.gravity_at_centres() ? 0 : 1) == 0;
+    point_order_.clear();
+    if (centres) {
+        point_order_ = order_;
+        return true;
+    }
+    // As integrate::Simulation lays the points out: spheres (grouped by body), then hulls.
+    std::int64_t within = 0;
+    for (std::size_t k = 0; k < b.spheres.size(); ++k) {
+        within = k > 0 && b.spheres.body[k] == b.spheres.body[k - 1] ? within + 1 : 0;
+        point_order_.push_back(
+            order_[static_cast<std::size_t>(b.spheres.body[k])] * sphere_stride_ + within);
+    }
+    for (std::size_t k = 0; k < b.hulls.size(); ++k)
+        point_order_.push_back(hull_offset_ + order_[static_cast<std::size_t>(b.hulls.body[k])]);
+    return false;
 }
 
 std::unique_ptr<gravity::GravitySolver> RunRanks::make_gravity(const gravity::GravityConfig& c,
@@ -103,7 +117,8 @@ std::unique_ptr<gravity::GravitySolver> RunRanks::make_gravity(const gravity::Gr
         return std::make_unique<gravity::TreeGravityOverRanks>(
             c.G, c.softening, c.theta, c.multipole_order, c.bucket_size, c.group_size, world_);
     default:
-        return std::make_unique<gravity::DirectGravityOverRanks>(c.G, c.softening, world_, order_);
+        return std::make_unique<gravity::DirectGravityOverRanks>(c.G, c.softening, world_,
+                                                                 point_order_);
     }
 }
 

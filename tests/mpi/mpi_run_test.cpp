@@ -3,8 +3,8 @@
 // rubble run` of a gravity-only cloud writes the serial run's file bit for bit for P = 1 to
 // 4; interrupted by SIGTERM to mpirun it resumes over another number of ranks to the serial
 // run's end, and so does a run one of whose ranks was killed with SIGKILL; the main job's
-// collisions over three ranks are the serial ones; what cannot run over ranks yet is refused
-// once, naming the key. The same checks
+// collisions over three ranks are the serial ones, and so is every grain model's run; what
+// cannot run over ranks yet (the GPU backends) is refused once, naming the key. The same checks
 // over ranks as threads run in the unit suite (tests/unit/run/run_over_ranks_test.cpp).
 #include <algorithm>
 #include <chrono>
@@ -207,19 +207,49 @@ TEST(MpiRun, TheMainJobsCollisionsOverThreeRanksAreTheSerialOnesBitwise) {
     EXPECT_GT(rubble::runfile::read_diagnostics(out).back().collisions_total, 100.0);
 }
 
-TEST(MpiRun, StickingOverSeveralRanksIsRefusedOnceNamingTheKey) {
+// Every grain model over three ranks (aggregates, polyhedra with their NSC contacts and warm
+// starts, free spheres that stick into aggregates during the run): the serial file.
+TEST(MpiRun, EveryGrainModelOverThreeRanksWritesTheSerialFileBitwise) {
+    rubble::test::TempDir tmp;
+    const std::string dir = std::string(RUBBLE_SOURCE_DIR) + "/params/";
+    const std::vector<std::vector<std::string>> cases{
+        {dir + "bouncing_cubes.toml"},
+        {dir + "polyhedra_pile.toml", "--integrator.t_end", "2000"},
+        {dir + "tumbling_asteroid.toml"},
+        {dir + "default.toml", "--collisions.outcome", "stick", "--integrator.t_end", "2000"}};
+    for (std::size_t k = 0; k < cases.size(); ++k) {
+        SCOPED_TRACE(cases[k][0]);
+        const std::string id = std::to_string(k);
+        const std::string serial = tmp.file(id + "_serial.h5");
+        const std::string out = tmp.file(id + "_np3.h5");
+        std::vector<std::string> a{"run"};
+        a.insert(a.end(), cases[k].begin(), cases[k].end());
+        a.insert(a.end(), {"--quiet", "--output.file"});
+        std::vector<std::string> b = a;
+        a.push_back(serial);
+        b.push_back(out);
+        const auto s = rubble::test::run_rubble(a);
+        ASSERT_EQ(s.code, 0) << s.err;
+        const auto r = mpirun(3, RUBBLE_MPI_BINARY, b, tmp.file(id + "_np3.txt"));
+        ASSERT_TRUE(r.exit.exited && r.exit.code == 0) << r.output;
+        rubble::test::expect_same_run(serial, out);
+        expect_same_snapshots(serial, out);
+    }
+}
+
+TEST(MpiRun, TheGpuBackendsOverSeveralRanksAreRefusedOnceNamingTheKey) {
     rubble::test::TempDir tmp;
     const auto run =
         mpirun(2, RUBBLE_MPI_BINARY,
-               {"run", std::string(RUBBLE_SOURCE_DIR) + "/params/default.toml",
-                "--collisions.outcome", "stick", "--output.file", tmp.file("default.h5")},
+               {"run", std::string(RUBBLE_SOURCE_DIR) + "/params/default.toml", "--gravity.backend",
+                "gpu-tree", "--output.file", tmp.file("default.h5")},
                tmp.file("run.txt"));
     EXPECT_TRUE(run.exit.exited && run.exit.code == 2) << run.output;
-    const auto at = run.output.find("collisions.outcome = \"stick\"");
+    const auto at = run.output.find("gravity.backend = \"gpu-tree\"");
     ASSERT_NE(at, std::string::npos) << run.output;
     EXPECT_NE(run.output.find("over several MPI ranks is not available yet"), std::string::npos)
         << run.output;
-    EXPECT_EQ(run.output.find("collisions.outcome = \"stick\"", at + 1), std::string::npos)
+    EXPECT_EQ(run.output.find("gravity.backend = \"gpu-tree\"", at + 1), std::string::npos)
         << run.output;
     EXPECT_FALSE(std::filesystem::exists(tmp.file("default.h5")));
 }

@@ -19,7 +19,10 @@ namespace rubble::domain {
 
 /// Deals rank 0's bodies (every body of the run, rows in serial order; the other ranks hold
 /// none) out to the domains of a decomposition into equal numbers of bodies (decompose with
-/// unit weights). Returns each of this rank's rows' place in the serial order. Collective.
+/// unit weights), after giving every rank rank 0's catalogue of hull shapes (shapes never
+/// change during a run; each is rebuilt from its vertices and triangles, bit for bit the
+/// one sent, as a run file reads it back). Returns each of this rank's rows' place in the
+/// serial order. Collective.
 [[nodiscard]] std::vector<std::int64_t> scatter_from_root(Bodies& b, core::Communicator& world);
 
 /// A copy of every rank's bodies on rank 0, rows in serial order; empty on the other ranks.

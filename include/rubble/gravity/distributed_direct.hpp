@@ -27,7 +27,7 @@ public:
     /// Accelerations (m/s^2) and specific potentials (J/kg) at this rank's points, from the
     /// points of all ranks. `order` is each point's place in the serial order: distinct over
     /// all ranks (any values, any local arrangement). Collective. Throws std::invalid_argument
-    /// for spans of different lengths or an order value held twice.
+    /// on every rank for spans of different lengths on any rank or an order value held twice.
     void compute(std::span<const std::int64_t> order, std::span<const Vec3> pos,
                  std::span<const double> mass, std::span<Vec3> acc, std::span<double> potential);
 

@@ -19,9 +19,14 @@ namespace rubble::integrate {
 class Simulation {
 public:
     /// Starts at time t_start + step * dt (s) with the plain drift (no contacts). Computes
-    /// the forces at the initial positions.
+    /// the forces at the initial positions. `centres_rule` decides, at every force
+    /// evaluation, whether gravity acts at the bodies' centres (one mass point each) or at
+    /// their spheres: over ranks the decision must be every rank's alike, the serial run's,
+    /// whatever bodies each rank holds (run/run_ranks.hpp). Empty (the default):
+    /// Bodies::gravity_at_centres of the bodies.
     Simulation(Bodies bodies, std::unique_ptr<gravity::GravitySolver> gravity, double dt,
-               double t_start = 0.0, std::int64_t step = 0);
+               double t_start = 0.0, std::int64_t step = 0,
+               std::function<bool(const Bodies&)> centres_rule = {});
 
     /// Called in every following step between the drift and the forces, with the bodies: a
     /// run over ranks moves them to the ranks of their domains there (run/run_ranks.hpp), when
@@ -94,6 +99,7 @@ private:
     std::unique_ptr<Stepper> stepper_;
     StepStats last_stats_;
     std::function<void(Bodies&)> redistribute_;
+    std::function<bool(const Bodies&)> centres_rule_;
 };
 
 } // namespace rubble::integrate

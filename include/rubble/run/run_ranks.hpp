@@ -9,13 +9,13 @@
 // On one rank (P = 1, serial or `mpirun -np 1`) every call here is the identity and copies
 // nothing: the serial run is this code with P = 1.
 //
-// What runs over several ranks so far: free spheres; gravity by direct summation (bit for bit
-// the serial forces, gravity/distributed_direct.hpp), the tree (locally essential trees,
-// gravity/distributed_tree.hpp) or none; contacts with the serial event-driven drift run on
-// rank 0 over the whole state gathered there (on_root: the drift's collisions are the serial
-// run's, bit for bit, but not yet spread over the ranks; docs/plans/mpi-distributed-runs.md,
-// section 3, is the design that will). check_runs_over_ranks refuses the rest with the key
-// to change.
+// What runs over several ranks so far: every grain model (free spheres, aggregates,
+// polyhedra); gravity by direct summation (bit for bit the serial forces,
+// gravity/distributed_direct.hpp), the tree (locally essential trees,
+// gravity/distributed_tree.hpp) or none; contacts with the serial stepper (event-driven or
+// NSC) run on rank 0 over the whole state gathered there (on_root: the serial run's contacts,
+// bit for bit, but not yet spread over the ranks; docs/plans/mpi-distributed-runs.md,
+// section 3, is the design that will). check_runs_over_ranks refuses the GPU backends.
 //
 // The domains follow the bodies: after every drift, before the forces, the bodies are
 // decomposed afresh (equal numbers along the Morton curve of where they are now) and move to
@@ -36,9 +36,8 @@
 
 namespace rubble::run {
 
-/// Refuses, naming the key and its source, what cannot yet run over `ranks` > 1 ranks: bodies
-/// other than free spheres (and sticking, which makes them), the GPU backends. `bodies` are
-/// all the run's bodies.
+/// Refuses, naming the key and its source, what cannot yet run over `ranks` > 1 ranks: the
+/// GPU backends. `bodies` are all the run's bodies.
 void check_runs_over_ranks(const config::ParameterSet& p, const config::RunConfig& c,
                            const Bodies& bodies, int ranks);
 
@@ -70,7 +69,8 @@ public:
     [[nodiscard]] const std::vector<std::int64_t>& order() const { return order_; }
 
     /// The run's gravity solver (gravity.backend resolved for `n_bodies` bodies in all): on one
-    /// rank run::make_gravity_solver's, over several the solver over ranks, which reads order().
+    /// rank run::make_gravity_solver's, over several the solver over ranks, which reads the
+    /// mass points' places in the serial order that gravity_at_centres sets.
     [[nodiscard]] std::unique_ptr<gravity::GravitySolver>
     make_gravity(const gravity::GravityConfig& config, std::size_t n_bodies);
 
@@ -82,6 +82,13 @@ public:
     /// never abandoned part-way: a stop request takes effect after the step.
     [[nodiscard]] std::unique_ptr<integrate::Stepper>
     on_root(std::unique_ptr<integrate::Stepper> stepper);
+
+    /// integrate::Simulation's rule over ranks: whether gravity acts at the centres of the
+    /// bodies of all ranks (Bodies::gravity_at_centres of the whole state, the serial run's
+    /// choice), and the places of this rank's mass points in the serial run's order of mass
+    /// points for the direct sum: bodies in order at their centres; else every sphere, in body
+    /// order, then every hull. Collective.
+    [[nodiscard]] bool gravity_at_centres(const Bodies& b);
 
     /// The whole state on rank 0 (on one rank: sim's own, no copy). Collective. The pointers
     /// stay valid until the next call; on ranks other than 0 they are null.
@@ -99,6 +106,10 @@ public:
 private:
     core::Communicator& world_;
     std::vector<std::int64_t> order_;
+    // Keys of the mass points in the serial order: a body's sphere k is order * sphere_stride
+    // + k (no body has more spheres than the run had in all), a hull hull_offset + order.
+    std::vector<std::int64_t> point_order_;
+    std::int64_t sphere_stride_ = 1, hull_offset_ = 0;
     Bodies gathered_;
     std::vector<double> gathered_potentials_;
 };
