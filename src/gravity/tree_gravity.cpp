@@ -233,6 +233,9 @@ void TreeGravity::walk(std::span<const ImportedTree> imports, std::span<Vec3> ac
                        std::span<double> potential) {
     const std::size_t n = acc.size();
     if (n == 0) return;
+    if (n != tree_.size() || potential.size() != n)
+        throw std::invalid_argument("TreeGravity::walk: one acceleration and potential per point "
+                                    "of the last build");
     for (auto* v : {&ax_, &ay_, &az_, &phi_})
         v->resize(n);
     // Walk groups: the largest nodes of at most group_size bodies, or leaves. One list per

@@ -113,8 +113,9 @@ void Simulation::kick_advance() {
     // previous advance took long enough that the copy costs little beside it; a shorter
     // advance just finishes. Advance lengths change slowly from step to step, and the choice
     // never changes the physics.
-    const bool undoable =
-        stepper_->resolves_contacts() && last_advance_seconds_ > abandon_drifts_longer_than;
+    // (Over ranks, with a redistribution, never: the ranks would decide on their own clocks.)
+    const bool undoable = !redistribute_ && stepper_->resolves_contacts() &&
+                          last_advance_seconds_ > abandon_drifts_longer_than;
     if (undoable) step_start_ = bodies_;
     const auto start = std::chrono::steady_clock::now();
     try {

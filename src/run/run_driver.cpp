@@ -459,8 +459,10 @@ integrate::Simulation make_simulation(Setup& s, std::int64_t n_total, bool resum
             check_runs_over_ranks(s.params, s.config, s.state.bodies, world.size());
         }
         // (Made before the first report line: a stepper refuses what it cannot take at once.)
-        stepper = ranks.on_root(make_stepper(s.config.collisions_enabled, s.config.collisions,
-                                             s.config.polyhedra, s.state.bodies));
+        stepper = ranks.on_root(s.config.collisions_enabled, [&] {
+            return make_stepper(s.config.collisions_enabled, s.config.collisions,
+                                s.config.polyhedra, s.state.bodies);
+        });
     });
     const auto n_bodies = static_cast<std::size_t>(
         world.max(static_cast<std::int64_t>(ranks.first() ? s.state.bodies.size() : 0)));

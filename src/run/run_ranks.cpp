@@ -29,36 +29,44 @@ gravity::Backend resolved_backend(const gravity::GravityConfig& c, std::size_t n
 const char* const not_yet = " over several MPI ranks is not available yet (docs/mpi.md: what runs "
                             "over ranks today); run it on one rank, or run a campaign over ranks";
 
-// RunRanks::on_root's stepper (see there).
+// RunRanks::on_root's stepper (see there). The real stepper is rank 0's alone: the other
+// ranks hold no bodies when it is made, and some steppers refuse what they would not get
+// (hull walls with no polyhedra).
 class RootStepper final : public integrate::Stepper {
 public:
     RootStepper(std::unique_ptr<integrate::Stepper> inner, RunRanks& ranks)
         : inner_(std::move(inner)), ranks_(ranks) {}
-    [[nodiscard]] std::string name() const override { return inner_->name(); }
-    [[nodiscard]] bool resolves_contacts() const override { return inner_->resolves_contacts(); }
-    [[nodiscard]] std::string summary(const Bodies& b) const override { return inner_->summary(b); }
+    [[nodiscard]] std::string name() const override {
+        return inner_ ? inner_->name() : "contacts on rank 0";
+    }
+    [[nodiscard]] bool resolves_contacts() const override { return true; }
+    [[nodiscard]] std::string summary(const Bodies& b) const override {
+        return inner_ ? inner_->summary(b) : std::string();
+    }
     integrate::StepStats advance(Bodies& b, double h, double t0, bool /*may_abandon*/) override {
         Bodies all = ranks_.gather_to_root(b);
         integrate::StepStats stats;
         core::together(ranks_.world(), [&] {
-            if (ranks_.first()) stats = inner_->advance(all, h, t0, false);
+            if (inner_) stats = inner_->advance(all, h, t0, false);
         });
         ranks_.hold_on_root(b, std::move(all));
         return stats;
     }
-    void discard() override { inner_->discard(); }
+    void discard() override {
+        if (inner_) inner_->discard();
+    }
     [[nodiscard]] std::vector<integrate::ContactRecord> take_log() override {
-        return inner_->take_log();
+        return inner_ ? inner_->take_log() : std::vector<integrate::ContactRecord>{};
     }
     [[nodiscard]] integrate::StepperState save_state() const override {
-        return inner_->save_state();
+        return inner_ ? inner_->save_state() : integrate::StepperState{};
     }
     void restore_state(const integrate::StepperState& s) override {
-        if (ranks_.first()) inner_->restore_state(s);
+        if (inner_) inner_->restore_state(s);
     }
 
 private:
-    std::unique_ptr<integrate::Stepper> inner_;
+    std::unique_ptr<integrate::Stepper> inner_; ///< rank 0's; null on the others
     RunRanks& ranks_;
 };
 
@@ -88,7 +96,13 @@ void RunRanks::scatter(Bodies& b) {
 }
 
 bool RunRanks::gravity_at_centres(const Bodies& b) {
-    const bool centres = world_.max(b.gravity_at_centres() ? 0 : 1) == 0;
+    // Bodies::gravity_at_centres of the whole state: every body a hull (and no spheres), or
+    // every body a free sphere; each holds on all ranks when it holds on each (an empty rank
+    // is neither against), but "one or the other on every rank" is not "one on all".
+    std::vector<std::int64_t> against{b.spheres.size() == 0 && b.hulls.size() == b.size() ? 0 : 1,
+                                      b.all_free_spheres() ? 0 : 1};
+    world_.max_in_place(against);
+    const bool centres = against[0] == 0 || against[1] == 0;
     point_order_.clear();
     if (centres) {
         point_order_ = order_;
@@ -123,6 +137,12 @@ std::unique_ptr<gravity::GravitySolver> RunRanks::make_gravity(const gravity::Gr
 }
 
 void RunRanks::redistribute(Bodies& b) {
+    // A position no longer finite stays where it is: the run driver's check after the step
+    // then reports it as a serial run does (the step, the body, what the output keeps).
+    bool finite = true;
+    for (const Vec3& x : b.pos)
+        finite = finite && x.allFinite();
+    if (world_.max(finite ? 0 : 1) != 0) return;
     const std::vector<std::int64_t> unit(b.size(), 1);
     const domain::Decomposition d = domain::decompose(b.pos, unit, world_);
     std::vector<int> to(b.size());
@@ -131,9 +151,11 @@ void RunRanks::redistribute(Bodies& b) {
     domain::migrate(b, order_, to, world_);
 }
 
-std::unique_ptr<integrate::Stepper> RunRanks::on_root(std::unique_ptr<integrate::Stepper> stepper) {
-    if (single() || !stepper->resolves_contacts()) return stepper;
-    return std::make_unique<RootStepper>(std::move(stepper), *this);
+std::unique_ptr<integrate::Stepper>
+RunRanks::on_root(bool resolves_contacts,
+                  const std::function<std::unique_ptr<integrate::Stepper>()>& make) {
+    if (single() || !resolves_contacts) return make();
+    return std::make_unique<RootStepper>(first() ? make() : nullptr, *this);
 }
 
 Bodies RunRanks::gather_to_root(const Bodies& b) {

@@ -83,7 +83,7 @@ TEST(MpiRun, InterruptedThroughMpirunItResumesOverThreeRanksToTheSerialRun) {
     rubble::test::TempDir tmp;
     const std::string serial = tmp.file("serial.h5");
     const auto s = rubble::test::run_rubble(
-        {"run", tmp.write("serial.toml", cloud(serial, 400, 6e5)), "--quiet"});
+        {"run", tmp.write("serial.toml", cloud(serial, 300, 4e5)), "--quiet"});
     ASSERT_EQ(s.code, 0) << s.err;
     // The signal goes once the file has a few snapshots and mpirun still runs; on a loaded
     // machine the run may end first: then again in a fresh file, at most three times.
@@ -93,7 +93,7 @@ TEST(MpiRun, InterruptedThroughMpirunItResumesOverThreeRanksToTheSerialRun) {
         out = tmp.file("out" + std::to_string(attempt) + ".h5");
         const std::string log = tmp.file("int" + std::to_string(attempt) + ".txt");
         const pid_t child = rubble::test::start_mpirun(
-            2, RUBBLE_MPI_BINARY, {"run", tmp.write("int.toml", cloud(out, 400, 6e5)), "--quiet"},
+            2, RUBBLE_MPI_BINARY, {"run", tmp.write("int.toml", cloud(out, 300, 4e5)), "--quiet"},
             log);
         bool started = false;
         while (!started && rubble::test::still_running(child)) {

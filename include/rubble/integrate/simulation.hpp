@@ -31,7 +31,8 @@ public:
     /// Called in every following step between the drift and the forces, with the bodies: a
     /// run over ranks moves them to the ranks of their domains there (run/run_ranks.hpp), when
     /// the accelerations are about to be recomputed and nothing else refers to rows. It may
-    /// change the rows but not the bodies' state. Empty (the default): nothing.
+    /// change the rows but not the bodies' state. Empty (the default): nothing. With one, an
+    /// advance is never abandoned part-way (the ranks would each decide by their own clock).
     void set_redistribution(std::function<void(Bodies&)> redistribute) {
         redistribute_ = std::move(redistribute);
     }

@@ -24,6 +24,7 @@
 // alone, never of timings, so a run resumed over the same number of ranks continues bit for
 // bit (with the tree; with direct summation the forces do not depend on it at all).
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -50,6 +51,9 @@ struct WholeState {
 class RunRanks {
 public:
     explicit RunRanks(core::Communicator& world) : world_(world) {}
+    // Steppers, solvers and the simulation's rules hold references into it.
+    RunRanks(const RunRanks&) = delete;
+    RunRanks& operator=(const RunRanks&) = delete;
     [[nodiscard]] core::Communicator& world() { return world_; }
     [[nodiscard]] bool single() const { return world_.size() == 1; }
     /// Rank 0: prepares, reports, writes.
@@ -74,14 +78,16 @@ public:
     [[nodiscard]] std::unique_ptr<gravity::GravitySolver>
     make_gravity(const gravity::GravityConfig& config, std::size_t n_bodies);
 
-    /// The run's stepper over the ranks: on one rank `stepper` itself; over several, a stepper
-    /// that gathers the bodies to rank 0 in serial order, advances them there with `stepper`
-    /// (rank 0's; the other ranks' is never used) and leaves them on rank 0, for the
-    /// redistribution that follows every drift to deal out again. Rank 0's `stepper` thus
-    /// sees the serial run's bodies in the serial run's rows at every step. Its advances are
-    /// never abandoned part-way: a stop request takes effect after the step.
+    /// The run's stepper over the ranks, `make()`'s: on one rank, or without contacts, itself
+    /// (every rank makes one); with contacts over several ranks, a stepper that gathers the
+    /// bodies to rank 0 in serial order, advances them there with the stepper `make()` made
+    /// on rank 0 (rank 0 alone calls it: it holds every body then), and leaves them on rank 0,
+    /// for the redistribution that follows every drift to deal out again. Rank 0's stepper
+    /// thus sees the serial run's bodies in the serial run's rows at every step. Its
+    /// advances are never abandoned part-way: a stop request takes effect after the step.
     [[nodiscard]] std::unique_ptr<integrate::Stepper>
-    on_root(std::unique_ptr<integrate::Stepper> stepper);
+    on_root(bool resolves_contacts,
+            const std::function<std::unique_ptr<integrate::Stepper>()>& make);
 
     /// integrate::Simulation's rule over ranks: whether gravity acts at the centres of the
     /// bodies of all ranks (Bodies::gravity_at_centres of the whole state, the serial run's

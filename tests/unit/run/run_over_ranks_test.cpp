@@ -208,6 +208,38 @@ TEST(RunOverRanks, ACollisionalRunOverRanksIsTheSerialRunCollisionForCollision) 
     rubble::test::expect_same_run(serial, parts);
 }
 
+// Polyhedra over ranks with a fixed hull among their walls: the contact stepper is made on
+// rank 0 alone (the others hold no polyhedra when it is made, and a hull wall without them is
+// refused), the hull catalogue reaches every rank, and the file is the serial run's.
+TEST(RunOverRanks, PolyhedraOnAFixedHullOverRanksAreTheSerialRun) {
+    rubble::test::TempDir dir;
+    std::string slab;
+    for (int k = 0; k < 8; ++k)
+        slab += std::string(k & 1 ? "0.2" : "-0.2") + " " + (k & 2 ? "0.2" : "-0.2") + " " +
+                (k & 4 ? "0.015" : "-0.015") + "\n";
+    const std::string vertices = dir.write("slab.txt", slab);
+    const auto cubes = [&](const std::string& out) {
+        return "[integrator]\ndt = 2e-3\nt_end = 0.3\n[gravity]\nbackend = \"none\"\n"
+               "uniform_g = [0.0, 0.0, -9.81]\n[collisions]\nenabled = true\neps_n = 0.0\n"
+               "mu = 0.5\n[output]\nfile = \"" +
+               out +
+               "\"\nsnapshot_interval = 0.1\ndiagnostics_interval = 0.05\n[ic]\ntype = "
+               "\"cloud\"\ncentre_of_mass_frame = false\n[ic.cloud]\nn = 27\nshape = "
+               "\"cube\"\nsize = 0.6\nradius = 0.05\ngrain = \"cube\"\ngrain_model = "
+               "\"polyhedron\"\ndensity = 2500.0\n[[walls]]\ntype = \"box\"\nmin = [-0.35, "
+               "-0.35, -0.35]\nmax = [0.35, 0.35, 0.8]\n[[walls]]\ntype = \"hull\"\nvertices = "
+               "\"" +
+               vertices + "\"\npoint = [0.0, 0.0, -0.335]\n";
+    };
+    const std::string serial = dir.file("serial.h5"), out = dir.file("p3.h5");
+    const auto s = run_over(1, new_run(cubes(serial)));
+    ASSERT_EQ(s.errors[0], "");
+    const auto o = run_over(3, new_run(cubes(out)));
+    ASSERT_EQ(o.errors[0], "");
+    rubble::test::expect_same_run(serial, out);
+    expect_same_snapshots(serial, out);
+}
+
 TEST(RunOverRanks, WhatCannotRunOverRanksYetIsRefusedOnEveryRankWithItsKey) {
     rubble::test::TempDir dir;
     const std::string out = dir.file("refused.h5");
