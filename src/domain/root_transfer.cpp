@@ -58,13 +58,17 @@ std::vector<std::int64_t> scatter_from_root(Bodies& b, core::Communicator& world
     share_hull_shapes(b, world);
     std::vector<std::int64_t> order(b.size());
     std::iota(order.begin(), order.end(), std::int64_t{0});
+    redistribute(b, order, world);
+    return order;
+}
+
+void redistribute(Bodies& b, std::vector<std::int64_t>& order, core::Communicator& world) {
     const std::vector<std::int64_t> unit(b.size(), 1);
     const Decomposition d = decompose(b.pos, unit, world);
     std::vector<int> to(b.size());
     for (std::size_t k = 0; k < b.size(); ++k)
         to[k] = d.owner(b.pos[k]);
     migrate(b, order, to, world);
-    return order;
 }
 
 Bodies gather_to_root(const Bodies& b, std::span<const std::int64_t> order,

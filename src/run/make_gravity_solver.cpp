@@ -11,15 +11,19 @@
 
 namespace rubble::run {
 
+gravity::Backend resolve_backend(const gravity::GravityConfig& config, std::size_t n_bodies,
+                                 bool may_use_gpu) {
+    using namespace gravity;
+    if (config.backend != Backend::automatic) return config.backend;
+    if (may_use_gpu && n_bodies >= auto_gpu_threshold && gpu::gpu_available())
+        return Backend::gpu_tree;
+    return n_bodies >= auto_tree_threshold ? Backend::tree : Backend::direct;
+}
+
 std::unique_ptr<gravity::GravitySolver> make_gravity_solver(const gravity::GravityConfig& config,
                                                             std::size_t n_bodies) {
     using namespace gravity;
-    Backend backend = config.backend;
-    if (backend == Backend::automatic) {
-        backend = n_bodies >= auto_tree_threshold ? Backend::tree : Backend::direct;
-        if (n_bodies >= auto_gpu_threshold && gpu::gpu_available()) backend = Backend::gpu_tree;
-    }
-    switch (backend) {
+    switch (resolve_backend(config, n_bodies, true)) {
     case Backend::direct:
         return std::make_unique<DirectGravity>(config.G, config.softening);
     case Backend::tree:

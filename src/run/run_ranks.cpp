@@ -9,8 +9,6 @@
 #include <utility>
 
 #include "rubble/core/rank_errors.hpp"
-#include "rubble/domain/decomposition.hpp"
-#include "rubble/domain/migration.hpp"
 #include "rubble/domain/root_transfer.hpp"
 #include "rubble/gravity/distributed_direct.hpp"
 #include "rubble/gravity/distributed_tree.hpp"
@@ -19,12 +17,6 @@
 
 namespace rubble::run {
 namespace {
-
-// gravity.backend as it resolves for n bodies on the CPU.
-gravity::Backend resolved_backend(const gravity::GravityConfig& c, std::size_t n) {
-    if (c.backend != gravity::Backend::automatic) return c.backend;
-    return n >= gravity::auto_tree_threshold ? gravity::Backend::tree : gravity::Backend::direct;
-}
 
 const char* const not_yet = " over several MPI ranks is not available yet (docs/mpi.md: what runs "
                             "over ranks today); run it on one rank, or run a campaign over ranks";
@@ -75,7 +67,7 @@ private:
 void check_runs_over_ranks(const config::ParameterSet& p, const config::RunConfig& c,
                            const Bodies& bodies, int ranks) {
     if (ranks <= 1) return;
-    const gravity::Backend b = resolved_backend(c.gravity, bodies.size());
+    const gravity::Backend b = resolve_backend(c.gravity, bodies.size(), false);
     if (b == gravity::Backend::gpu_direct || b == gravity::Backend::gpu_tree)
         throw p.error("gravity.backend",
                       std::string("the GPU backends (one GPU per rank)") + not_yet);
@@ -124,7 +116,7 @@ std::unique_ptr<gravity::GravitySolver> RunRanks::make_gravity(const gravity::Gr
                                                                std::size_t n_bodies) {
     if (single()) return make_gravity_solver(c, n_bodies);
     // check_runs_over_ranks left direct, tree and none.
-    switch (resolved_backend(c, n_bodies)) {
+    switch (resolve_backend(c, n_bodies, false)) {
     case gravity::Backend::none:
         return std::make_unique<gravity::NoGravity>();
     case gravity::Backend::tree:
@@ -143,12 +135,7 @@ void RunRanks::redistribute(Bodies& b) {
     for (const Vec3& x : b.pos)
         finite = finite && x.allFinite();
     if (world_.max(finite ? 0 : 1) != 0) return;
-    const std::vector<std::int64_t> unit(b.size(), 1);
-    const domain::Decomposition d = domain::decompose(b.pos, unit, world_);
-    std::vector<int> to(b.size());
-    for (std::size_t k = 0; k < b.size(); ++k)
-        to[k] = d.owner(b.pos[k]);
-    domain::migrate(b, order_, to, world_);
+    domain::redistribute(b, order_, world_);
 }
 
 std::unique_ptr<integrate::Stepper>

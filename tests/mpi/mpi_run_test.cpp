@@ -13,7 +13,6 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -37,19 +36,6 @@ std::string cloud(const std::string& out, int n, double t_end) {
            std::to_string(n) + "\nsize = 1000.0\nradius = 5.0\ndensity = 2000.0\n";
 }
 
-void expect_same_snapshots(const std::string& a, const std::string& b) {
-    const auto n = rubble::runfile::snapshot_count(a);
-    ASSERT_EQ(n, rubble::runfile::snapshot_count(b));
-    for (std::int64_t k = 0; k < n; ++k) {
-        const auto sa = rubble::runfile::read_snapshot(a, k);
-        const auto sb = rubble::runfile::read_snapshot(b, k);
-        EXPECT_EQ(sa.step, sb.step) << k;
-        EXPECT_EQ(sa.bodies.id, sb.bodies.id) << k;
-        EXPECT_EQ(sa.bodies.pos, sb.bodies.pos) << k;
-        EXPECT_EQ(sa.bodies.vel, sb.bodies.vel) << k;
-    }
-}
-
 TEST(MpiRun, AGravityRunOverOneToFourRanksWritesTheSerialFileBitwise) {
     rubble::test::TempDir tmp;
     const std::string serial = tmp.file("serial.h5");
@@ -71,7 +57,7 @@ TEST(MpiRun, AGravityRunOverOneToFourRanksWritesTheSerialFileBitwise) {
         EXPECT_EQ(r.output.find("rubble: 300 bodies", at + 1), std::string::npos) << r.output;
         ASSERT_TRUE(rubble::runfile::is_complete(out));
         rubble::test::expect_same_run(serial, out);
-        expect_same_snapshots(serial, out);
+        rubble::test::expect_same_snapshots(serial, out);
     }
 }
 
@@ -95,16 +81,7 @@ TEST(MpiRun, InterruptedThroughMpirunItResumesOverThreeRanksToTheSerialRun) {
         const pid_t child = rubble::test::start_mpirun(
             2, RUBBLE_MPI_BINARY, {"run", tmp.write("int.toml", cloud(out, 300, 4e5)), "--quiet"},
             log);
-        bool started = false;
-        while (!started && rubble::test::still_running(child)) {
-            try {
-                started = std::filesystem::exists(out) && rubble::runfile::snapshot_count(out) >= 5;
-            } catch (const std::exception&) {
-                // being written
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        }
-        const bool in_time = started && rubble::test::still_running(child);
+        const bool in_time = rubble::test::snapshots_while_running(child, out, 5);
         if (in_time) kill(child, SIGTERM);
         const auto e = rubble::test::wait_for_child(child, std::chrono::minutes(2));
         output = rubble::test::text_of(log);
@@ -161,16 +138,8 @@ TEST(MpiRun, KillingOneRankLeavesAFileThatResumesOverOtherRanksToTheSerialRun) {
         const pid_t child = rubble::test::start_mpirun(
             3, RUBBLE_MPI_BINARY, {"run", tmp.write("k.toml", cloud(out, 300, 4e5)), "--quiet"},
             log);
-        bool started = false;
-        while (!started && rubble::test::still_running(child)) {
-            try {
-                started = std::filesystem::exists(out) && rubble::runfile::snapshot_count(out) >= 5;
-            } catch (const std::exception&) {
-                // being written
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        }
-        ASSERT_TRUE(started) << rubble::test::text_of(log);
+        ASSERT_TRUE(rubble::test::snapshots_while_running(child, out, 5))
+            << rubble::test::text_of(log);
         std::vector<pid_t> ranks = children_of(child);
         std::sort(ranks.begin(), ranks.end());
         ASSERT_EQ(ranks.size(), 3u) << rubble::test::text_of(log);
@@ -233,7 +202,7 @@ TEST(MpiRun, EveryGrainModelOverThreeRanksWritesTheSerialFileBitwise) {
         const auto r = mpirun(3, RUBBLE_MPI_BINARY, b, tmp.file(id + "_np3.txt"));
         ASSERT_TRUE(r.exit.exited && r.exit.code == 0) << r.output;
         rubble::test::expect_same_run(serial, out);
-        expect_same_snapshots(serial, out);
+        rubble::test::expect_same_snapshots(serial, out);
     }
 }
 

@@ -5,12 +5,17 @@
 // per rank so that four ranks do not oversubscribe two cores eightfold. RUBBLE_MPIEXEC and
 // RUBBLE_MPIEXEC_NUMPROC_FLAG come from CMake's FindMPI.
 #include <chrono>
+#include <cstdint>
+#include <exception>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "child_process.hpp"
+#include "rubble/runfile/run_file.hpp"
 
 namespace rubble::test {
 
@@ -36,6 +41,21 @@ inline pid_t start_mpirun(int ranks, const std::string& program,
     std::vector<std::string> a{RUBBLE_MPIEXEC_NUMPROC_FLAG, std::to_string(ranks), program};
     a.insert(a.end(), args.begin(), args.end());
     return spawn_program(RUBBLE_MPIEXEC, a, o);
+}
+
+/// Polls (every 5 ms) until the run file `path` holds `snapshots` snapshots while `child`
+/// runs: true if it got there with the child still running.
+inline bool snapshots_while_running(pid_t child, const std::string& path, std::int64_t snapshots) {
+    bool there = false;
+    while (!there && still_running(child)) {
+        try {
+            there = std::filesystem::exists(path) && runfile::snapshot_count(path) >= snapshots;
+        } catch (const std::exception&) {
+            // being written
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return there && still_running(child);
 }
 
 /// start_mpirun, then waits (ten minutes at most) and reads the output.

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Two runs' outputs compared bitwise: the last snapshot, every diagnostics row (energies,
-// momenta and the collision counters) and the collision log. What a resumed run must match.
+// Two runs' outputs compared bitwise: the last snapshot (or every snapshot), every diagnostics
+// row (energies, momenta and the collision counters) and the collision log. What a resumed run must
+// match.
+#include <cstdint>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -50,6 +52,20 @@ inline void expect_same_collision_log(const std::string& a, const std::string& b
         ASSERT_EQ(la[k].id1, lb[k].id1) << k;
         ASSERT_EQ(la[k].id2, lb[k].id2) << k;
         ASSERT_EQ(la[k].normal_speed, lb[k].normal_speed) << k;
+    }
+}
+
+/// Every snapshot's step and bodies (ids, positions, velocities, spins), bitwise.
+inline void expect_same_snapshots(const std::string& a, const std::string& b) {
+    const auto n = runfile::snapshot_count(a);
+    ASSERT_EQ(n, runfile::snapshot_count(b));
+    for (std::int64_t k = 0; k < n; ++k) {
+        const auto sa = runfile::read_snapshot(a, k), sb = runfile::read_snapshot(b, k);
+        EXPECT_EQ(sa.step, sb.step) << k;
+        EXPECT_EQ(sa.bodies.id, sb.bodies.id) << k;
+        EXPECT_EQ(sa.bodies.pos, sb.bodies.pos) << k;
+        EXPECT_EQ(sa.bodies.vel, sb.bodies.vel) << k;
+        EXPECT_EQ(sa.bodies.spin, sb.bodies.spin) << k;
     }
 }
 

@@ -25,6 +25,11 @@ namespace rubble::domain {
 /// serial order. Collective.
 [[nodiscard]] std::vector<std::int64_t> scatter_from_root(Bodies& b, core::Communicator& world);
 
+/// Decomposes the bodies of all ranks afresh into equal numbers along the Morton curve of
+/// where they are now and moves each, with its place in the serial order, to its domain's
+/// rank (rows stay in serial order). Collective.
+void redistribute(Bodies& b, std::vector<std::int64_t>& order, core::Communicator& world);
+
 /// A copy of every rank's bodies on rank 0, rows in serial order; empty on the other ranks.
 /// Collective.
 [[nodiscard]] Bodies gather_to_root(const Bodies& b, std::span<const std::int64_t> order,

@@ -10,8 +10,13 @@
 
 namespace rubble::run {
 
-/// The solver gravity.backend names; `n_bodies` resolves `auto` (gravity::auto_tree_threshold,
-/// gravity::auto_gpu_threshold).
+/// The backend gravity.backend names for `n_bodies` bodies: `auto` resolved by
+/// gravity::auto_tree_threshold, and, with `may_use_gpu`, by gravity::auto_gpu_threshold when a
+/// CUDA GPU is present (over MPI ranks no GPU is used: run/run_ranks.hpp).
+[[nodiscard]] gravity::Backend resolve_backend(const gravity::GravityConfig& config,
+                                               std::size_t n_bodies, bool may_use_gpu);
+
+/// The solver gravity.backend names; `n_bodies` resolves `auto` (resolve_backend with the GPU).
 [[nodiscard]] std::unique_ptr<gravity::GravitySolver>
 make_gravity_solver(const gravity::GravityConfig& config, std::size_t n_bodies);
 

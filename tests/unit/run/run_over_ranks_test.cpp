@@ -8,6 +8,7 @@
 // ranks it is the uninterrupted run bit for bit; a collisional gas over ranks is the serial
 // run collision for collision; what cannot run over ranks yet is refused on every rank alike
 // with the key to change; and an error met by one rank ends every rank with it.
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
@@ -86,19 +87,16 @@ Outcome run_over(int ranks, const RunRequest& request) {
     return o;
 }
 
-// Every snapshot of two run files, bitwise.
-void expect_same_snapshots(const std::string& a, const std::string& b) {
-    const auto n = rubble::runfile::snapshot_count(a);
-    ASSERT_EQ(n, rubble::runfile::snapshot_count(b));
-    for (std::int64_t k = 0; k < n; ++k) {
-        const auto sa = rubble::runfile::read_snapshot(a, k),
-                   sb = rubble::runfile::read_snapshot(b, k);
-        EXPECT_EQ(sa.step, sb.step) << k;
-        EXPECT_EQ(sa.bodies.id, sb.bodies.id) << k;
-        EXPECT_EQ(sa.bodies.pos, sb.bodies.pos) << k;
-        EXPECT_EQ(sa.bodies.vel, sb.bodies.vel) << k;
-        EXPECT_EQ(sa.bodies.spin, sb.bodies.spin) << k;
-    }
+// The run of `text` (which writes `out`) stopped after `stop_after` steps over `first` ranks
+// and resumed to its end over `then` ranks.
+void run_in_two_parts(const std::string& text, const std::string& out, std::int64_t stop_after,
+                      int first, int then) {
+    RunRequest start = new_run(text);
+    start.stop_after = stop_after;
+    ASSERT_EQ(run_over(first, start).errors[0], "");
+    RunRequest rest;
+    rest.resume_path = out;
+    ASSERT_EQ(run_over(then, rest).errors[0], "");
 }
 
 TEST(RunOverRanks, AGravityRunOverOneToFourRanksWritesTheSerialFileBitwise) {
@@ -120,7 +118,7 @@ TEST(RunOverRanks, AGravityRunOverOneToFourRanksWritesTheSerialFileBitwise) {
         EXPECT_EQ(o.results[0].energy_error, s.results[0].energy_error);
         ASSERT_TRUE(rubble::runfile::is_complete(out));
         rubble::test::expect_same_run(serial, out);
-        expect_same_snapshots(serial, out);
+        rubble::test::expect_same_snapshots(serial, out);
         // Rank 0 reports what the serial run reports, but for the file's name and the wall time.
         ASSERT_EQ(o.lines.size(), s.lines.size());
         EXPECT_EQ(o.lines.front(), s.lines.front());
@@ -169,12 +167,7 @@ TEST(RunOverRanks, ATreeRunResumedOverTheSameRanksIsTheUninterruptedOneBitwise) 
     ASSERT_EQ(s.errors[0], "");
     const auto w = run_over(3, new_run(tree(whole)));
     ASSERT_EQ(w.errors[0], "");
-    RunRequest first = new_run(tree(parts));
-    first.stop_after = 37;
-    ASSERT_EQ(run_over(3, first).errors[0], "");
-    RunRequest rest;
-    rest.resume_path = parts;
-    ASSERT_EQ(run_over(3, rest).errors[0], "");
+    run_in_two_parts(tree(parts), parts, 37, 3, 3);
     rubble::test::expect_same_final_state(whole, parts);
     rubble::test::expect_same_diagnostics(whole, parts);
     std::printf("[measured] tree run |dE/E|: serial %.3e, 3 ranks %.3e\n",
@@ -199,12 +192,7 @@ TEST(RunOverRanks, ACollisionalRunOverRanksIsTheSerialRunCollisionForCollision) 
         EXPECT_GT(rubble::runfile::read_diagnostics(out).back().collisions_total, 1000.0);
     }
     const std::string parts = dir.file("parts.h5");
-    RunRequest first = new_run(rubble::test::periodic_gas_run(parts));
-    first.stop_after = 23;
-    ASSERT_EQ(run_over(3, first).errors[0], "");
-    RunRequest rest;
-    rest.resume_path = parts;
-    ASSERT_EQ(run_over(2, rest).errors[0], "");
+    run_in_two_parts(rubble::test::periodic_gas_run(parts), parts, 23, 3, 2);
     rubble::test::expect_same_run(serial, parts);
 }
 
@@ -237,7 +225,7 @@ TEST(RunOverRanks, PolyhedraOnAFixedHullOverRanksAreTheSerialRun) {
     const auto o = run_over(3, new_run(cubes(out)));
     ASSERT_EQ(o.errors[0], "");
     rubble::test::expect_same_run(serial, out);
-    expect_same_snapshots(serial, out);
+    rubble::test::expect_same_snapshots(serial, out);
 }
 
 TEST(RunOverRanks, WhatCannotRunOverRanksYetIsRefusedOnEveryRankWithItsKey) {
