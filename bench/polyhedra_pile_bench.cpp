@@ -17,9 +17,9 @@
 // 0: uncapped, hours on one core), then the solver switches to the measured options (the
 // defaults unless --iterations, --ccps, --tolerance), the first --switch-steps steps rebuild
 // the warm start unmeasured, and --settled-steps steps are measured. --save-pile writes the
-// bodies' state (raw doubles) when the pile has settled; --load-pile starts from such a file
-// (same --seed: the same shapes) at the switch, so that variants of the stepper are measured on
-// the same pile without refilling it. --threads sets the OpenMP threads (1 by default: the
+// bodies' state (raw doubles) when the fill ends (settled, or at --max-steps); --load-pile
+// starts from such a file (same --seed: the same shapes) at the switch, so that variants of
+// the stepper are measured on the same pile without refilling it. --threads sets the OpenMP threads (1 by default: the
 // issue's measure).
 #include <algorithm>
 #include <chrono>
@@ -311,6 +311,8 @@ int main(int argc, char** argv) {
         if (filling && s == o.max_steps) {
             std::printf("not settled after %d steps (%.2f s): measuring anyway\n", s, s * dt);
             settled_at = s - 1;
+            // The runs that --load-pile it compare solvers on the same pile, settled or not.
+            if (!o.save_pile.empty()) save_pile(b, o.save_pile);
         }
         if (settled_at >= 0 && s == settled_at + 1 &&
             o.fill_iterations > 0) // the measured solver from here on

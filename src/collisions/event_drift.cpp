@@ -55,6 +55,9 @@ std::vector<CollisionRecord> EventDrivenDrift::take_log() {
         std::swap(i, j);
         image = boundaries::opposite_image(image);
     }
+    // Two ghosts meet on their owners' ranks (GhostedDrift).
+    if (s_.ghost != nullptr && s_.ghost[i] != 0 && s_.ghost[j] != 0) [[unlikely]]
+        return;
     if (detail::meet_as_rigid(s_, static_cast<std::size_t>(i), static_cast<std::size_t>(j)))
         [[unlikely]] {
         detail::RigidPair::offer(s_, u, i, j, image, h);
@@ -363,7 +366,13 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
         s_.wall_at[k] = boundaries::wall_point_at(s_.config.walls[k], t0);
 
     s_.h = h;
-    if (start(b, h) && !s_.aggregates) handle_pairs_at_start(b, h, t0, stats);
+    if (start(b, h) && !s_.aggregates) {
+        if (ghosted_ != nullptr) {
+            ghosted_->overlaps = true;
+            return stats;
+        }
+        handle_pairs_at_start(b, h, t0, stats);
+    }
     if (s_.aggregates)
         handle_rigid_overlaps_at_start(b, h, t0, stats); // (walls included)
     else if (!s_.config.walls.empty())
@@ -381,7 +390,10 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
     // not changed, without a queued event: it takes its kept second earliest collision or is
     // predicted again (predict_after_stale).
     std::uint32_t events = 0;
-    while (!queue_.empty()) {
+    for (;;) {
+        if (ghosted_ != nullptr) [[unlikely]]
+            if (apply_due_ghost_update(h)) continue;
+        if (queue_.empty()) break;
         // A dense drift can take minutes: a stop request (SIGTERM from a batch scheduler)
         // abandons it; the caller restores the state at the start of the step.
         if (may_abandon && (++events & stop_poll_mask) == 0) throw_if_stop_requested("a drift");
@@ -442,14 +454,18 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
             if (j_same) predict_after_stale(e.j, e, e.time, h);
             continue;
         }
-        // (The checks predict and measure free spheres; aggregates have their own tests.)
+        // (The checks predict and measure free spheres; aggregates have their own tests. Ghosts
+        // follow their owners, which this rank does not check.)
         if constexpr (debug_checks)
-            if (!s_.aggregates) check_before_event(b, e, t0);
+            if (!s_.aggregates && ghosted_ == nullptr) check_before_event(b, e, t0);
         s_.advance(e.i, e.time);
         s_.advance(e.j, e.time);
+        const std::size_t logged = s_.log.size();
         collide(b, e, t0, stats);
+        if (ghosted_ != nullptr) [[unlikely]]
+            note_ghosted_collision(e, stats, logged);
         if constexpr (debug_checks)
-            if (!s_.aggregates) check_after_event(b, e, t0);
+            if (!s_.aggregates && ghosted_ == nullptr) check_after_event(b, e, t0);
         // The detail::DriftState::absorbed body leaves every list; the merged one has a new centre
         // and radius: a new neighbourhood.
         if (s_.outcome.merges()) {

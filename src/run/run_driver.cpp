@@ -22,6 +22,7 @@
 #include "rubble/ic/initial_conditions.hpp"
 #include "rubble/integrate/diagnostics.hpp"
 #include "rubble/integrate/simulation.hpp"
+#include "rubble/run/drift_over_ranks.hpp"
 #include "rubble/run/make_gravity_solver.hpp"
 #include "rubble/run/make_stepper.hpp"
 #include "rubble/run/run_ranks.hpp"
@@ -453,16 +454,26 @@ integrate::Simulation make_simulation(Setup& s, std::int64_t n_total, bool resum
                                       const RunRequest& o, RunObserver& observer, RunRanks& ranks) {
     core::Communicator& world = ranks.world();
     std::unique_ptr<integrate::Stepper> stepper;
+    // Rank 0 alone holds the bodies yet (a collective call, outside together()).
+    const bool spread =
+        world.max(
+            ranks.first() && s.config.collisions_enabled &&
+                    drift_spreads_over_ranks(s.config.collisions, s.state.bodies.all_free_spheres())
+                ? 1
+                : 0) != 0;
     core::together(world, [&] {
         if (ranks.first()) {
             check_stepper_supports(s.params, s.config, s.state.bodies);
             check_runs_over_ranks(s.params, s.config, s.state.bodies, world.size());
         }
         // (Made before the first report line: a stepper refuses what it cannot take at once.)
-        stepper = ranks.on_root(s.config.collisions_enabled, [&] {
-            return make_stepper(s.config.collisions_enabled, s.config.collisions,
-                                s.config.polyhedra, s.state.bodies);
-        });
+        stepper = ranks.on_root(
+            s.config.collisions_enabled,
+            [&] {
+                return make_stepper(s.config.collisions_enabled, s.config.collisions,
+                                    s.config.polyhedra, s.state.bodies);
+            },
+            spread, &s.config.collisions);
     });
     const auto n_bodies = static_cast<std::size_t>(
         world.max(static_cast<std::int64_t>(ranks.first() ? s.state.bodies.size() : 0)));

@@ -13,6 +13,7 @@
 #include "rubble/gravity/distributed_direct.hpp"
 #include "rubble/gravity/distributed_tree.hpp"
 #include "rubble/gravity/no_gravity.hpp"
+#include "rubble/run/drift_over_ranks.hpp"
 #include "rubble/run/make_gravity_solver.hpp"
 
 namespace rubble::run {
@@ -140,8 +141,11 @@ void RunRanks::redistribute(Bodies& b) {
 
 std::unique_ptr<integrate::Stepper>
 RunRanks::on_root(bool resolves_contacts,
-                  const std::function<std::unique_ptr<integrate::Stepper>()>& make) {
+                  const std::function<std::unique_ptr<integrate::Stepper>()>& make, bool spread,
+                  const collisions::CollisionConfig* collisions) {
     if (single() || !resolves_contacts) return make();
+    if (spread && collisions != nullptr)
+        return std::make_unique<DriftOverRanks>(*collisions, *this, first() ? make() : nullptr);
     return std::make_unique<RootStepper>(first() ? make() : nullptr, *this);
 }
 

@@ -118,6 +118,9 @@ struct DriftState {
     std::vector<Vec3> wall_at; // m, each wall's point at the start of the drift
     std::vector<WallImpulse> wall_impulses;
     std::vector<CollisionRecord> log;
+    // A drift over ranks (GhostedDrift, event_drift.hpp): 1 for each row that is another rank's
+    // body; null otherwise.
+    const std::uint8_t* ghost = nullptr;
     // Aggregates (drift_state.cpp): `aggregates` when the drift has any body that is not a free
     // sphere, or sticks; then each body's spheres in its principal frame, whether it is a free
     // sphere, and its rotor path from its last collision (moving[k].time, when only a collision

@@ -48,6 +48,33 @@
 
 namespace rubble::collisions {
 
+/// A body's motion from a collision on: its line (position at `moving.time`, velocity) and
+/// its contact state. What a rank tells the others of its bodies that they hold as ghosts.
+struct BodyChange {
+    double time = 0.0;     ///< s into the drift
+    std::int32_t row = -1; ///< the body's row in the drift's bodies
+    detail::Moving moving;
+    detail::Rigid rigid;
+};
+
+/// One rank's part of a drift over ranks (run/drift_over_ranks.hpp): besides its own bodies,
+/// the drift's bodies include ghosts, other ranks' bodies that may meet its own. A ghost moves
+/// as its owner says (`updates`), never by what this rank computes: pairs of ghosts are never
+/// predicted, and a ghost's collision with one of this rank's bodies changes the ghost only
+/// until its owner's change at the same time is applied (after every collision at that time).
+/// The rows must be in the serial run's order, so that every pair is predicted as the serial
+/// run predicts it (offer(): in the order i < j) on both ranks that hold it.
+struct GhostedDrift {
+    std::vector<std::uint8_t> ghost; ///< per row: 1 for another rank's body
+    /// The ghosts' changes (their owners'), in time order; at one time in their owners' order.
+    std::vector<BodyChange> updates;
+    /// Out: every change of this rank's bodies, in the order they were made.
+    std::vector<BodyChange> changes;
+    /// Out: some pair may overlap at the start; the drift stopped there, nothing done (the
+    /// overlap strategies act on the whole state).
+    bool overlaps = false;
+};
+
 /// The event-driven drift as the Simulation's stepper (integrate/stepper.hpp).
 class EventDrivenDrift final : public integrate::Stepper {
 public:
@@ -71,6 +98,11 @@ public:
     /// through the drift and this engine fit only to be destroyed: the caller restores the
     /// state of the step's start.
     DriftStats drift(Bodies& b, double h, double t0, bool may_abandon = false);
+
+    /// drift() of one rank's bodies and its ghosts (GhostedDrift). A collision is counted and
+    /// logged by the rank that owns its first body (the lower row: the lower serial order), so
+    /// that the ranks' counts and logs add up to the serial run's.
+    DriftStats drift_with_ghosts(Bodies& b, double h, double t0, GhostedDrift& ghosts);
 
     /// Collision records kept since the last call (config.log), in time order.
     [[nodiscard]] std::vector<CollisionRecord> take_log() override;
@@ -132,6 +164,14 @@ private:
     /// any is handled (rigid_overlaps.hpp).
     void handle_rigid_overlaps_at_start(Bodies& b, double h, double t0, DriftStats& stats);
 
+    // Drifts with ghosts (event_drift_ghosts.cpp).
+    /// Applies the next ghost update when it comes before every queued event (at one time,
+    /// collisions first). Returns false when there is none to apply now.
+    bool apply_due_ghost_update(double h);
+    /// After the collision e (its log then held `logged` records): the collision is the other
+    /// rank's to count when its first body is a ghost; this rank's bodies' changes recorded.
+    void note_ghosted_collision(const CollisionEvent& e, DriftStats& stats, std::size_t logged);
+
     /// Starts loading what handling e will read (a hint: no effect on results).
     void prefetch(const CollisionEvent& e) const;
     /// Starts loading the states of i's neighbours (a hint: no effect on results).
@@ -170,6 +210,8 @@ private:
 
     // What the pair kinds read and change (drift_state.hpp); what follows is the scheduler's.
     detail::DriftState s_;
+    GhostedDrift* ghosted_ = nullptr; // drift_with_ghosts' (s_.ghost its flags)
+    std::size_t next_update_ = 0;     // in ghosted_->updates
     AdaptiveSkin adaptive_skin_;
     NeighbourLists neighbours_; // kept from drift to drift
     EventQueue queue_;

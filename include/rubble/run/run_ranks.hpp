@@ -12,10 +12,11 @@
 // What runs over several ranks so far: every grain model (free spheres, aggregates,
 // polyhedra); gravity by direct summation (bit for bit the serial forces,
 // gravity/distributed_direct.hpp), the tree (locally essential trees,
-// gravity/distributed_tree.hpp) or none; contacts with the serial stepper (event-driven or
-// NSC) run on rank 0 over the whole state gathered there (on_root: the serial run's contacts,
-// bit for bit, but not yet spread over the ranks; docs/plans/mpi-distributed-runs.md,
-// section 3, is the design that will). check_runs_over_ranks refuses the GPU backends.
+// gravity/distributed_tree.hpp) or none; the drift of free spheres that bounce, spread over
+// the ranks (drift_over_ranks.hpp: the serial run's collisions, bit for bit); every other
+// contact with the serial stepper (event-driven or NSC) on rank 0 over the whole state
+// gathered there (on_root: the serial run's contacts, bit for bit, not spread over the ranks).
+// check_runs_over_ranks refuses the GPU backends.
 //
 // The domains follow the bodies: after every drift, before the forces, the bodies are
 // decomposed afresh (equal numbers along the Morton curve of where they are now) and move to
@@ -28,6 +29,7 @@
 #include <memory>
 #include <vector>
 
+#include "rubble/collisions/collision_config.hpp"
 #include "rubble/config/parameters.hpp"
 #include "rubble/config/run_config.hpp"
 #include "rubble/core/bodies.hpp"
@@ -85,9 +87,13 @@ public:
     /// for the redistribution that follows every drift to deal out again. Rank 0's stepper
     /// thus sees the serial run's bodies in the serial run's rows at every step. Its
     /// advances are never abandoned part-way: a stop request takes effect after the step.
+    /// With `spread` (free spheres whose drift spreads over ranks, drift_over_ranks.hpp: the
+    /// same on every rank), the drift runs over the ranks instead, with `make()`'s stepper on
+    /// rank 0 for the drifts it cannot spread (collisions config `collisions`).
     [[nodiscard]] std::unique_ptr<integrate::Stepper>
     on_root(bool resolves_contacts,
-            const std::function<std::unique_ptr<integrate::Stepper>()>& make);
+            const std::function<std::unique_ptr<integrate::Stepper>()>& make, bool spread = false,
+            const collisions::CollisionConfig* collisions = nullptr);
 
     /// integrate::Simulation's rule over ranks: whether gravity acts at the centres of the
     /// bodies of all ranks (Bodies::gravity_at_centres of the whole state, the serial run's

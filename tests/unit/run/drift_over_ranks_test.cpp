@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+// The event-driven drift of free spheres spread over ranks (run/drift_over_ranks.hpp) against
+// the serial engine on the same bodies: every drift's bodies bit for bit and the same
+// collision log, over 2 to 4 thread ranks (tests/support/thread_ranks.hpp), with the drifts
+// really spread (none handed to rank 0) and, where domains meet, taking more than one round.
+// What it cannot spread (bodies overlapping at the start) it hands to rank 0: still the serial
+// drift.
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "rubble/collisions/event_drift.hpp"
+#include "rubble/run/drift_over_ranks.hpp"
+#include "rubble/run/run_ranks.hpp"
+#include "thread_ranks.hpp"
+
+namespace {
+
+using rubble::Bodies;
+using rubble::Vec3;
+using rubble::collisions::CollisionConfig;
+
+// n^3 spheres of radius 0.4 m on a jittered lattice of 1 m, moving at about 1 m/s and
+// spinning: hundreds of collisions (a few per body) in a drift of 1 s, dissipative and
+// frictional so that spins and the f_crit free paths matter.
+Bodies gas(int n, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    Bodies b;
+    std::int64_t id = 0;
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+            for (int k = 0; k < n; ++k) {
+                const Vec3 x(i + 0.05 * u(rng), j + 0.05 * u(rng), k + 0.05 * u(rng));
+                const Vec3 v(u(rng), u(rng), u(rng));
+                const Vec3 w(u(rng), u(rng), u(rng));
+                b.add_sphere(id++, 1.0 + 0.2 * u(rng), 0.4, x, v, w);
+            }
+    return b;
+}
+
+CollisionConfig dissipative() {
+    CollisionConfig c;
+    c.eps_n = 0.8;
+    c.eps_t = 0.5;
+    c.f_crit = 0.3;
+    c.log = true;
+    return c;
+}
+
+struct Drifted {
+    std::vector<Bodies> states; // after each drift, rows in serial order (rank 0's)
+    std::vector<std::vector<rubble::integrate::ContactRecord>> logs;
+    std::vector<std::int64_t> contacts;
+    std::int64_t spread = 0, on_root = 0;
+    double most_rounds = 0;
+};
+
+Drifted serial(Bodies b, const CollisionConfig& c, int drifts, double h) {
+    rubble::collisions::EventDrivenDrift engine(c);
+    Drifted out;
+    for (int k = 0; k < drifts; ++k) {
+        const auto stats = engine.drift(b, h, k * h);
+        out.states.push_back(b);
+        out.logs.push_back(engine.take_log());
+        out.contacts.push_back(stats.collisions);
+    }
+    return out;
+}
+
+// The drifts over `ranks` thread ranks, the bodies decomposed afresh after each (as a run
+// does) and gathered to rank 0 for the comparison.
+Drifted over_ranks(const Bodies& all, const CollisionConfig& c, int drifts, double h, int ranks) {
+    Drifted out;
+    std::mutex m;
+    rubble::test::ThreadRanks(ranks).run([&](rubble::core::Communicator& world) {
+        rubble::run::RunRanks r(world);
+        Bodies mine = world.rank() == 0 ? all : all.select({});
+        r.scatter(mine);
+        rubble::run::DriftOverRanks d(
+            c, r,
+            world.rank() == 0 ? std::make_unique<rubble::collisions::EventDrivenDrift>(c)
+                              : nullptr);
+        for (int k = 0; k < drifts; ++k) {
+            const auto stats = d.advance(mine, h, k * h, false);
+            r.redistribute(mine);
+            Bodies whole = r.gather_to_root(mine);
+            if (world.rank() != 0) continue;
+            out.states.push_back(whole);
+            out.logs.push_back(d.take_log());
+            out.contacts.push_back(stats.contacts);
+            out.most_rounds =
+                std::max(out.most_rounds, rubble::integrate::work_counter(stats, "rounds"));
+        }
+        if (world.rank() != 0) return;
+        const std::lock_guard<std::mutex> lock(m);
+        out.spread = d.spread_drifts();
+        out.on_root = d.drifts_on_root();
+    });
+    return out;
+}
+
+void expect_same_drifts(const Drifted& a, const Drifted& b) {
+    ASSERT_EQ(a.states.size(), b.states.size());
+    for (std::size_t k = 0; k < a.states.size(); ++k) {
+        const Bodies &x = a.states[k], &y = b.states[k];
+        ASSERT_EQ(x.id, y.id) << "drift " << k;
+        EXPECT_EQ(x.pos, y.pos) << "drift " << k;
+        EXPECT_EQ(x.vel, y.vel) << "drift " << k;
+        EXPECT_EQ(x.spin, y.spin) << "drift " << k;
+        EXPECT_EQ(x.free_path, y.free_path) << "drift " << k;
+        for (std::size_t i = 0; i < x.size(); ++i)
+            ASSERT_EQ(x.orientation[i].coeffs(), y.orientation[i].coeffs()) << k << " " << i;
+        EXPECT_EQ(a.contacts[k], b.contacts[k]) << "drift " << k;
+        ASSERT_EQ(a.logs[k].size(), b.logs[k].size()) << "drift " << k;
+        for (std::size_t i = 0; i < a.logs[k].size(); ++i) {
+            const auto &p = a.logs[k][i], &q = b.logs[k][i];
+            ASSERT_EQ(p.time, q.time) << k << " " << i;
+            ASSERT_EQ(p.id1, q.id1) << k << " " << i;
+            ASSERT_EQ(p.id2, q.id2) << k << " " << i;
+            ASSERT_EQ(p.normal_speed, q.normal_speed) << k << " " << i;
+            ASSERT_EQ(p.tangential_speed, q.tangential_speed) << k << " " << i;
+        }
+    }
+}
+
+TEST(DriftOverRanks, AGasDriftedOverTwoToFourRanksIsTheSerialDriftBitForBit) {
+    const Bodies b = gas(8, 7);
+    const CollisionConfig c = dissipative();
+    const Drifted s = serial(b, c, 4, 1.0);
+    std::int64_t total = 0;
+    for (const auto n : s.contacts)
+        total += n;
+    ASSERT_GT(total, 1000); // (collisions across every domain boundary)
+    for (int p = 2; p <= 4; ++p) {
+        SCOPED_TRACE(p);
+        const Drifted d = over_ranks(b, c, 4, 1.0, p);
+        expect_same_drifts(s, d);
+        EXPECT_EQ(d.spread, 4); // every drift spread, none handed to rank 0
+        EXPECT_EQ(d.on_root, 0);
+        EXPECT_GT(d.most_rounds, 1.0); // collisions across boundaries took rounds
+    }
+}
+
+TEST(DriftOverRanks, ADenseClusterWhoseCollisionsChainAcrossDomainsIsTheSerialDrift) {
+    // Spheres nearly touching (gaps of 0.1 R) and converging: chains of collisions run through
+    // the cluster and across every boundary within the drift.
+    Bodies b;
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<double> u(-1.0, 1.0);
+    std::int64_t id = 0;
+    for (int i = 0; i < 6; ++i)
+        for (int j = 0; j < 6; ++j)
+            for (int k = 0; k < 6; ++k) {
+                const Vec3 x = 0.84 * Vec3(i, j, k);
+                b.add_sphere(id++, 1.0, 0.4, x,
+                             -0.3 * (x - Vec3::Constant(2.1)) + 0.1 * Vec3(u(rng), u(rng), u(rng)),
+                             Vec3::Zero());
+            }
+    CollisionConfig c = dissipative();
+    c.f_crit = 0.0;
+    c.eps_n = 0.9;
+    const Drifted s = serial(b, c, 2, 0.5);
+    for (int p = 2; p <= 4; ++p) {
+        SCOPED_TRACE(p);
+        const Drifted d = over_ranks(b, c, 2, 0.5, p);
+        expect_same_drifts(s, d);
+        EXPECT_EQ(d.spread + d.on_root, 2);
+    }
+}
+
+TEST(DriftOverRanks, BodiesOverlappingAtTheStartAreDriftedOnRankZeroAsTheSerialRunDoes) {
+    Bodies b = gas(4, 3);
+    b.pos[1] = b.pos[0] + Vec3(0.7, 0.0, 0.0); // depth 0.1 of R1 + R2 = 0.8
+    CollisionConfig c = dissipative();
+    c.overlaps = rubble::collisions::OverlapStrategy::push_apart;
+    const Drifted s = serial(b, c, 2, 0.5);
+    const Drifted d = over_ranks(b, c, 2, 0.5, 3);
+    expect_same_drifts(s, d);
+    EXPECT_GE(d.on_root, 1);
+}
+
+} // namespace
