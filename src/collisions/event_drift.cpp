@@ -357,6 +357,14 @@ double EventDrivenDrift::skin_for_drift(const Bodies& b, double h) {
 
 DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_abandon) {
     DriftStats stats;
+    if (!begin_drift(b, h, t0, stats)) return stats;
+    run_events(b, std::numeric_limits<double>::infinity(), stats, may_abandon);
+    end_drift(b, stats);
+    return stats;
+}
+
+bool EventDrivenDrift::begin_drift(Bodies& b, double h, double t0, DriftStats& stats) {
+    t0_ = t0;
     stats.skin = skin_for_drift(b, h);
     for (int k = 0; k < boundaries::image_count; ++k)
         s_.image_shift[static_cast<std::size_t>(k)] =
@@ -369,7 +377,7 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
     if (start(b, h) && !s_.aggregates) {
         if (ghosted_ != nullptr) {
             ghosted_->overlaps = true;
-            return stats;
+            return false;
         }
         handle_pairs_at_start(b, h, t0, stats);
     }
@@ -378,9 +386,12 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
     else if (!s_.config.walls.empty())
         handle_walls_at_start(b, h, t0, stats);
     if constexpr (debug_checks) note_start_overlaps();
-    const std::size_t n = b.size();
-    const auto count = static_cast<std::ptrdiff_t>(n);
     stats.candidate_pairs = neighbours_.pair_count();
+    return true;
+}
+
+void EventDrivenDrift::run_events(Bodies& b, double until, DriftStats& stats, bool may_abandon) {
+    const double h = s_.h, t0 = t0_;
 
     // Invariant (Rapaport 2004, sec. 14.2): for every pair, one of its bodies has a queued
     // event no later than the pair's next collision, and every body has one no later than
@@ -392,8 +403,8 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
     std::uint32_t events = 0;
     for (;;) {
         if (ghosted_ != nullptr) [[unlikely]]
-            if (apply_due_ghost_update(h)) continue;
-        if (queue_.empty()) break;
+            if (apply_due_ghost_update(h, until)) continue;
+        if (queue_.empty() || !(queue_.top().time < until)) break;
         // A dense drift can take minutes: a stop request (SIGTERM from a batch scheduler)
         // abandons it; the caller restores the state at the start of the step.
         if (may_abandon && (++events & stop_poll_mask) == 0) throw_if_stop_requested("a drift");
@@ -477,7 +488,12 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
         if (s_.alive(e.i)) predict_for(e.i, e.j, e.time, h);
         if (s_.alive(e.j)) predict_for(e.j, -1, e.time, h);
     }
+}
 
+void EventDrivenDrift::end_drift(Bodies& b, DriftStats& stats) {
+    const double h = s_.h;
+    const std::size_t n = b.size();
+    const auto count = static_cast<std::ptrdiff_t>(n);
     // Every body to the end of the drift (each touches only its own state: in parallel), and
     // the distance they travel in a drift, for the adaptive skin (at their final speeds).
     double path = 0.0, radii = 0.0;
@@ -515,13 +531,12 @@ DriftStats EventDrivenDrift::drift(Bodies& b, double h, double t0, bool may_aban
             removed[k] = s_.count[k] == detail::DriftState::absorbed ? 1 : 0;
         remove_flagged(b, removed); // the lists are rebuilt at the next drift
     }
-    if constexpr (debug_checks) check_end(b, h, t0);
+    if constexpr (debug_checks) check_end(b, h, t0_);
     stats.renewals = neighbours_.renewals();
     if (s_.config.skin <= 0.0 && alive_count > 0)
         adaptive_skin_.learn(path, stats.collisions, radii / static_cast<double>(alive_count),
                              2.0 * static_cast<double>(stats.candidate_pairs) /
                                  static_cast<double>(alive_count));
-    return stats;
 }
 
 } // namespace rubble::collisions

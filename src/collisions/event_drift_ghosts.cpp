@@ -2,6 +2,7 @@
 // One rank's part of a drift over ranks (GhostedDrift, event_drift.hpp; the scheme is
 // run/drift_over_ranks.hpp's): the ghosts' changes applied in time order beside the queue, and
 // this rank's own changes recorded for the ranks that hold its bodies as ghosts.
+#include <limits>
 #include <stdexcept>
 
 #include "rubble/collisions/event_drift.hpp"
@@ -10,6 +11,18 @@ namespace rubble::collisions {
 
 DriftStats EventDrivenDrift::drift_with_ghosts(Bodies& b, double h, double t0,
                                                GhostedDrift& ghosts) {
+    try {
+        if (begin_with_ghosts(b, h, t0, ghosts))
+            ghosted_until(b, std::numeric_limits<double>::infinity());
+        return end_with_ghosts(b);
+    } catch (...) {
+        ghosted_ = nullptr;
+        s_.ghost = nullptr;
+        throw;
+    }
+}
+
+bool EventDrivenDrift::begin_with_ghosts(Bodies& b, double h, double t0, GhostedDrift& ghosts) {
     if (ghosts.ghost.size() != b.size())
         throw std::invalid_argument("drift_with_ghosts: one ghost flag per body is needed");
     if (!s_.config.walls.empty() || s_.config.periodic_box > 0.0 || s_.outcome.merges() ||
@@ -18,25 +31,36 @@ DriftStats EventDrivenDrift::drift_with_ghosts(Bodies& b, double h, double t0,
             "drift_with_ghosts: free spheres that bounce, with no walls in an open box only");
     ghosts.changes.clear();
     ghosts.overlaps = false;
-    ghosted_ = &ghosts;
-    s_.ghost = ghosts.ghost.data();
     next_update_ = 0;
-    try {
-        const DriftStats stats = drift(b, h, t0, false);
-        ghosted_ = nullptr;
-        s_.ghost = nullptr;
-        return stats;
-    } catch (...) {
-        ghosted_ = nullptr;
-        s_.ghost = nullptr;
-        throw;
-    }
+    ghosted_stats_ = DriftStats{};
+    use_ghosts(ghosts);
+    return begin_drift(b, h, t0, ghosted_stats_);
 }
 
-bool EventDrivenDrift::apply_due_ghost_update(double h) {
+void EventDrivenDrift::use_ghosts(GhostedDrift& ghosts) {
+    ghosted_ = &ghosts;
+    s_.ghost = ghosts.ghost.data();
+}
+
+void EventDrivenDrift::ghosted_until(Bodies& b, double until) {
+    if (ghosted_ == nullptr || ghosted_->overlaps)
+        throw std::logic_error("ghosted_until: no drift with ghosts begun");
+    run_events(b, until, ghosted_stats_, false);
+}
+
+DriftStats EventDrivenDrift::end_with_ghosts(Bodies& b) {
+    if (ghosted_ == nullptr) throw std::logic_error("end_with_ghosts: no drift with ghosts begun");
+    if (!ghosted_->overlaps) end_drift(b, ghosted_stats_);
+    ghosted_ = nullptr;
+    s_.ghost = nullptr;
+    return ghosted_stats_;
+}
+
+bool EventDrivenDrift::apply_due_ghost_update(double h, double until) {
     const std::vector<BodyChange>& updates = ghosted_->updates;
     if (next_update_ >= updates.size()) return false;
     const BodyChange& c = updates[next_update_];
+    if (!(c.time < until)) return false;
     // At one time every collision comes first: a collision of a ghost at time t is computed
     // from the ghost's state before its owner's change at t (which is that collision's own
     // outcome, or another at t before it on the owner's rank).

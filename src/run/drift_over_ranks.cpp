@@ -37,6 +37,61 @@ struct Box {
     }
 };
 
+// Where a rank's bodies go in a drift, as boxes to send: the bodies binned by where they start
+// on a grid of cells_per_side^3 over their bounding box, each cell the union of its bodies'
+// swept boxes; the first box is the union of all (a quick test before the cells'). Six
+// doubles per box.
+constexpr int cells_per_side = 4;
+
+std::vector<std::byte> region_of(std::span<const Vec3> start, std::span<const Box> swept) {
+    Box all, at;
+    for (std::size_t k = 0; k < start.size(); ++k) {
+        all.add(swept[k]);
+        at.add(start[k], 0.0);
+    }
+    constexpr int g = cells_per_side;
+    std::vector<Box> cells(static_cast<std::size_t>(g * g * g));
+    const Vec3 size = (at.hi - at.lo).cwiseMax(Vec3::Constant(1e-300));
+    for (std::size_t k = 0; k < start.size(); ++k) {
+        std::size_t cell = 0;
+        for (int d = 0; d < 3; ++d) {
+            const int c =
+                std::clamp(static_cast<int>(g * (start[k][d] - at.lo[d]) / size[d]), 0, g - 1);
+            cell = cell * g + static_cast<std::size_t>(c);
+        }
+        cells[cell].add(swept[k]);
+    }
+    std::vector<double> out;
+    const auto put = [&](const Box& c) {
+        out.insert(out.end(), {c.lo.x(), c.lo.y(), c.lo.z(), c.hi.x(), c.hi.y(), c.hi.z()});
+    };
+    put(all);
+    for (const Box& c : cells)
+        if ((c.lo.array() <= c.hi.array()).all()) put(c);
+    std::vector<std::byte> bytes(out.size() * sizeof(double));
+    if (!out.empty()) std::memcpy(bytes.data(), out.data(), bytes.size());
+    return bytes;
+}
+
+std::vector<Box> boxes_of(std::span<const std::byte> bytes) {
+    std::vector<double> v(bytes.size() / sizeof(double));
+    if (!v.empty()) std::memcpy(v.data(), bytes.data(), bytes.size());
+    std::vector<Box> boxes(v.size() / 6);
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+        boxes[i].lo = Vec3(v[6 * i], v[6 * i + 1], v[6 * i + 2]);
+        boxes[i].hi = Vec3(v[6 * i + 3], v[6 * i + 4], v[6 * i + 5]);
+    }
+    return boxes;
+}
+
+// Whether a box meets a region of boxes_of (the union first, then its cells).
+bool meets_any(const Box& b, std::span<const Box> region) {
+    if (region.empty() || !b.meets(region[0])) return false;
+    for (std::size_t i = 1; i < region.size(); ++i)
+        if (b.meets(region[i])) return true;
+    return false;
+}
+
 // A change on the wire: the body's place in the serial order, the time, its line and its
 // contact state (the row is the receiver's to find).
 constexpr std::size_t change_doubles = 18;
@@ -106,6 +161,132 @@ struct LocalBodies {
     }
 };
 
+// The changes the ranks told this one, as updates of its ghosts' rows, in time order (at one
+// time in the order each owner made them; two owners never change one body).
+std::vector<BodyChange> updates_from(const std::vector<std::vector<std::byte>>& told,
+                                     const LocalBodies& local) {
+    std::vector<BodyChange> updates;
+    for (const std::vector<std::byte>& bytes : told) {
+        std::vector<double> v(bytes.size() / sizeof(double));
+        if (!v.empty()) std::memcpy(v.data(), bytes.data(), bytes.size());
+        for (std::size_t at = 0; at + change_doubles <= v.size(); at += change_doubles) {
+            std::int64_t o = 0;
+            BodyChange c = get_change(v.data() + at, o);
+            c.row = local.row_of(o);
+            updates.push_back(c);
+        }
+    }
+    std::stable_sort(updates.begin(), updates.end(),
+                     [](const BodyChange& a, const BodyChange& c) { return a.time < c.time; });
+    return updates;
+}
+
+bool same_change(const BodyChange& a, const BodyChange& c) {
+    const auto& m = a.moving;
+    const auto& n = c.moving;
+    const auto& r = a.rigid;
+    const auto& q = c.rigid;
+    return a.time == c.time && a.row == c.row && m.pos == n.pos && m.time == n.time &&
+           m.vel == n.vel && m.radius == n.radius && r.spin == q.spin && r.mass == q.mass &&
+           r.inertia == q.inertia && r.free_path == q.free_path && r.turned == q.turned &&
+           r.speed == q.speed;
+}
+
+// One rank's drift with its ghosts, round after round: the engine is copied at checkpoints
+// (the drift's start and every h / checkpoints after it), so that a round whose ghosts'
+// changes first differ from the last round's at time t goes back to the last checkpoint
+// before t, not to the start: what lay before t is unchanged, since events are resolved in
+// time order.
+class RankDrift {
+public:
+    static constexpr int checkpoints = 2;
+
+    RankDrift(const collisions::CollisionConfig& config, const Bodies& own,
+              std::span<const std::int64_t> own_order, const Bodies& ghosts,
+              std::span<const std::int64_t> ghost_order, double h, double t0)
+        : local_(own, own_order, ghosts, ghost_order), config_(config), h_(h), t0_(t0) {
+        ghosted_.ghost = local_.ghost;
+    }
+
+    [[nodiscard]] const LocalBodies& local() const { return local_; }
+    [[nodiscard]] bool overlaps() const { return ghosted_.overlaps; }
+    /// This rank's bodies' changes in the last redo(), in the order made.
+    [[nodiscard]] const std::vector<BodyChange>& changes() const { return ghosted_.changes; }
+
+    /// Drifts again with `updates` (nothing when they are the last round's).
+    void redo(std::vector<BodyChange> updates) {
+        if (!saved_.empty()) {
+            std::size_t same = 0;
+            const auto& old = ghosted_.updates;
+            while (same < updates.size() && same < old.size() &&
+                   same_change(updates[same], old[same]))
+                ++same;
+            if (same == updates.size() && same == old.size()) return;
+            const double first = std::min(same < updates.size() ? updates[same].time : h_,
+                                          same < old.size() ? old[same].time : h_);
+            std::size_t back = 0; // the last checkpoint at or before `first`
+            while (back + 1 < saved_.size() && saved_[back + 1].time <= first)
+                ++back;
+            saved_.erase(saved_.begin() + static_cast<std::ptrdiff_t>(back) + 1, saved_.end());
+            const Saved& s = saved_.back();
+            engine_ = s.engine;
+            work_ = s.work;
+            ghosted_.changes.resize(s.changes);
+            ghosted_.updates = std::move(updates);
+            engine_.use_ghosts(ghosted_);
+            run_from(back);
+            return;
+        }
+        ghosted_.updates = std::move(updates);
+        engine_ = collisions::EventDrivenDrift(config_);
+        work_ = local_.bodies;
+        if (!engine_.begin_with_ghosts(work_, h_, t0_, ghosted_)) return;
+        saved_.push_back({0.0, engine_, work_, 0});
+        run_from(0);
+    }
+
+    /// The drift ended: this rank's own bodies in `b`, its collision records (their bodies'
+    /// places in the serial order beside them) in `records`.
+    collisions::DriftStats finish(Bodies& b, std::vector<OrderedRecord>& records) {
+        const collisions::DriftStats stats = engine_.end_with_ghosts(work_);
+        for (const integrate::ContactRecord& c : engine_.take_log()) {
+            const auto place = [&](std::int64_t id) { return local_.order[*work_.index_of(id)]; };
+            const std::int64_t p1 = place(c.id1), p2 = place(c.id2);
+            records.push_back({c, std::min(p1, p2), std::max(p1, p2)});
+        }
+        std::vector<std::size_t> own_rows;
+        for (std::size_t row = 0; row < local_.ghost.size(); ++row)
+            if (local_.ghost[row] == 0) own_rows.push_back(row);
+        b = work_.select(own_rows);
+        return stats;
+    }
+
+private:
+    struct Saved {
+        double time;
+        collisions::EventDrivenDrift engine;
+        Bodies work;
+        std::size_t changes;
+    };
+    // The events from checkpoint `from` to the end, checkpoints saved on the way.
+    void run_from(std::size_t from) {
+        for (auto k = static_cast<int>(from) + 1; k < checkpoints; ++k) {
+            const double t = h_ * k / checkpoints;
+            engine_.ghosted_until(work_, t);
+            saved_.push_back({t, engine_, work_, ghosted_.changes.size()});
+        }
+        engine_.ghosted_until(work_, std::numeric_limits<double>::infinity());
+    }
+
+    LocalBodies local_;
+    collisions::CollisionConfig config_;
+    double h_, t0_;
+    collisions::GhostedDrift ghosted_;
+    collisions::EventDrivenDrift engine_{config_};
+    Bodies work_;
+    std::vector<Saved> saved_;
+};
+
 // Every rank's records on rank 0, appended to `log` in the serial run's order: by time, and
 // at one time by the pair's places in the serial order (the queue's order, LaterEvent).
 void gather_log(const std::vector<OrderedRecord>& mine, core::Communicator& world,
@@ -150,8 +331,8 @@ bool drift_spreads_over_ranks(const collisions::CollisionConfig& c, bool all_fre
 }
 
 DriftOverRanks::DriftOverRanks(const collisions::CollisionConfig& config, RunRanks& ranks,
-                               std::unique_ptr<integrate::Stepper> on_root)
-    : config_(config), ranks_(ranks), root_(std::move(on_root)) {}
+                               std::unique_ptr<integrate::Stepper> on_root, Placement placement)
+    : config_(config), ranks_(ranks), root_(std::move(on_root)), placement_(placement) {}
 
 std::string DriftOverRanks::summary(const Bodies& b) const {
     return root_ ? root_->summary(b) : std::string();
@@ -175,14 +356,41 @@ void DriftOverRanks::restore_state(const integrate::StepperState& s) {
     if (root_) root_->restore_state(s);
 }
 
+bool DriftOverRanks::choose_spread() {
+    ++drifts_;
+    if (placement_ == Placement::spread) return true;
+    if (spread_seconds_ < 0.0) return true; // each measured once first
+    if (root_seconds_ < 0.0) return false;
+    // Now and then the slower one again: its time may have changed with the state.
+    const bool faster = spread_seconds_ <= root_seconds_;
+    return drifts_ % probe_every == 0 ? !faster : faster;
+}
+
+void DriftOverRanks::note_seconds(double& estimate, std::chrono::steady_clock::time_point start) {
+    // The slowest rank's time, the same on every rank (so is every choice that follows).
+    const double local =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double seconds =
+        static_cast<double>(ranks_.world().max(static_cast<std::int64_t>(local * 1e6))) * 1e-6;
+    estimate = estimate < 0.0 ? seconds : 0.7 * estimate + 0.3 * seconds;
+}
+
 integrate::StepStats DriftOverRanks::advance(Bodies& b, double h, double t0, bool /*may_abandon*/) {
     integrate::StepStats stats;
-    if (drift_spread(b, h, t0, stats)) {
-        ++spread_;
-        return stats;
+    const auto start = std::chrono::steady_clock::now();
+    if (choose_spread()) {
+        const bool spread = drift_spread(b, h, t0, stats);
+        note_seconds(spread_seconds_, start);
+        if (spread) {
+            ++spread_;
+            return stats;
+        }
     }
     ++on_root_drifts_;
-    return drift_on_root(b, h, t0);
+    const auto root_start = std::chrono::steady_clock::now();
+    stats = drift_on_root(b, h, t0);
+    note_seconds(root_seconds_, root_start);
+    return stats;
 }
 
 integrate::StepStats DriftOverRanks::drift_on_root(Bodies& b, double h, double t0) {
@@ -208,42 +416,31 @@ bool DriftOverRanks::drift_spread(Bodies& b, double h, double t0, integrate::Ste
 
     // The boxes swept by this rank's bodies (grown by their radii): on their lines at the
     // start, then on their paths of the last round. A contact of two bodies lies in both.
+    // At first each path is taken to stay within twice its reach on its line (collisions
+    // turn paths; a path that leaves the box makes its body a ghost in a later round, which
+    // costs that rank's drift a restart).
     std::vector<Box> swept(n);
-    for (std::size_t k = 0; k < n; ++k) {
-        swept[k].add(b.pos[k], b.radius[k]);
-        swept[k].add(b.pos[k] + h * b.vel[k], b.radius[k]);
-    }
+    for (std::size_t k = 0; k < n; ++k)
+        swept[k].add(b.pos[k], b.radius[k] + 2.0 * h * b.vel[k].norm());
     std::vector<std::vector<std::uint8_t>> ghost_on(ranks, std::vector<std::uint8_t>(n, 0));
     Bodies ghosts = b.select({});
     std::vector<std::int64_t> ghost_order;
     std::vector<std::vector<std::byte>> told(ranks); // each rank's changes of the last round
     std::vector<std::pair<std::size_t, BodyChange>> changes; // own row, change: last round's
-    std::unique_ptr<LocalBodies> local;
-    Bodies result;
-    std::vector<OrderedRecord> records;
-    collisions::DriftStats drifted;
+    std::unique_ptr<RankDrift> drift;
 
     for (int round = 0; round <= max_rounds; ++round) {
         // What each rank must hear: the bodies whose paths now come within reach of its bodies'
         // paths, as new ghosts, and the last round's changes of every body it holds as a ghost.
-        Box region;
-        for (const Box& s : swept)
-            region.add(s);
-        const std::array<double, 6> mine{region.lo.x(), region.lo.y(), region.lo.z(),
-                                         region.hi.x(), region.hi.y(), region.hi.z()};
-        const auto regions = world.all_gather_bytes(std::as_bytes(std::span(mine)));
+        const auto regions = world.all_gather_bytes(region_of(b.pos, swept));
         std::vector<std::vector<std::byte>> to_rank(ranks);
         for (std::size_t r = 0; r < ranks; ++r) {
             if (r == me) continue;
-            std::array<double, 6> v{};
-            std::memcpy(v.data(), regions[r].data(), sizeof v);
-            Box theirs;
-            theirs.lo = Vec3(v[0], v[1], v[2]);
-            theirs.hi = Vec3(v[3], v[4], v[5]);
+            const std::vector<Box> theirs = boxes_of(regions[r]);
             std::vector<std::size_t> rows;
             std::vector<std::int64_t> rows_order;
             for (std::size_t k = 0; k < n; ++k)
-                if (ghost_on[r][k] == 0 && swept[k].meets(theirs)) {
+                if (ghost_on[r][k] == 0 && meets_any(swept[k], theirs)) {
                     ghost_on[r][k] = 1;
                     rows.push_back(k);
                     rows_order.push_back(order[k]);
@@ -260,7 +457,7 @@ bool DriftOverRanks::drift_spread(Bodies& b, double h, double t0, integrate::Ste
             put_bytes(to_rank[r], std::span<const double>(said));
         }
         const auto heard = world.exchange(to_rank);
-        bool news = false;
+        bool news = false, new_ghosts = false;
         for (std::size_t r = 0; r < ranks; ++r) {
             if (r == me) continue;
             std::uint64_t size = 0;
@@ -268,8 +465,7 @@ bool DriftOverRanks::drift_spread(Bodies& b, double h, double t0, integrate::Ste
             const std::span<const std::byte> bytes(heard[r]);
             if (size > 0) {
                 domain::unpack_bodies(bytes.subspan(sizeof size, size), ghosts, ghost_order);
-                news = true;
-                local.reset();
+                new_ghosts = true;
             }
             const auto said = bytes.subspan(sizeof size + size);
             if (!std::equal(said.begin(), said.end(), told[r].begin(), told[r].end())) {
@@ -278,8 +474,9 @@ bool DriftOverRanks::drift_spread(Bodies& b, double h, double t0, integrate::Ste
             }
         }
         // No rank heard anything new: the last round drifted with what every body did.
-        if (world.max(news ? 1 : 0) == 0 && round > 0) {
-            b = std::move(result);
+        if (world.max(news || new_ghosts ? 1 : 0) == 0 && round > 0) {
+            std::vector<OrderedRecord> records;
+            const collisions::DriftStats drifted = drift->finish(b, records);
             stats.contacts = world.sum(drifted.collisions);
             stats.work = {{"rounds", static_cast<double>(round)},
                           {"ghosts", static_cast<double>(
@@ -290,59 +487,36 @@ bool DriftOverRanks::drift_spread(Bodies& b, double h, double t0, integrate::Ste
         if (round == max_rounds) break;
 
         // This round's drift: the rank's bodies and its ghosts, each ghost moving as its owner
-        // said in the last round.
-        if (!local) local = std::make_unique<LocalBodies>(b, order, ghosts, ghost_order);
-        collisions::GhostedDrift ghosted;
-        ghosted.ghost = local->ghost;
-        for (std::size_t r = 0; r < ranks; ++r) {
-            std::vector<double> v(told[r].size() / sizeof(double));
-            if (!v.empty()) std::memcpy(v.data(), told[r].data(), told[r].size());
-            for (std::size_t at = 0; at + change_doubles <= v.size(); at += change_doubles) {
-                std::int64_t o = 0;
-                BodyChange c = get_change(v.data() + at, o);
-                c.row = local->row_of(o);
-                ghosted.updates.push_back(c);
-            }
-        }
-        std::stable_sort(ghosted.updates.begin(), ghosted.updates.end(),
-                         [](const BodyChange& a, const BodyChange& c) { return a.time < c.time; });
-        result = local->bodies;
+        // said in the last round; from the start when the ghosts are new, else from the last
+        // checkpoint before the first change that differs from the last round's.
         bool failed = false;
         try {
-            collisions::EventDrivenDrift engine(config_);
-            drifted = engine.drift_with_ghosts(result, h, t0, ghosted);
-            records.clear();
-            for (const integrate::ContactRecord& c : engine.take_log()) {
-                const auto place = [&](std::int64_t id) {
-                    return local->order[*result.index_of(id)];
-                };
-                const std::int64_t p1 = place(c.id1), p2 = place(c.id2);
-                records.push_back({c, std::min(p1, p2), std::max(p1, p2)});
-            }
+            if (new_ghosts || !drift)
+                drift = std::make_unique<RankDrift>(config_, b, order, ghosts, ghost_order, h, t0);
+            drift->redo(updates_from(told, drift->local()));
         } catch (const std::exception&) {
             failed = true;
         }
-        if (world.max(failed || ghosted.overlaps ? 1 : 0) != 0) return false;
+        if (world.max(failed || drift->overlaps() ? 1 : 0) != 0) return false;
 
         changes.clear();
         for (std::size_t k = 0; k < n; ++k) {
             swept[k] = Box{};
             swept[k].add(b.pos[k], b.radius[k]);
         }
-        for (const BodyChange& c : ghosted.changes) {
+        // (Each body's path: its start, each change, and its last line to the drift's end.)
+        std::vector<Vec3> end = b.pos;
+        for (std::size_t k = 0; k < n; ++k)
+            end[k] += h * b.vel[k];
+        for (const BodyChange& c : drift->changes()) {
             const auto k =
-                static_cast<std::size_t>(local->own_row[static_cast<std::size_t>(c.row)]);
+                static_cast<std::size_t>(drift->local().own_row[static_cast<std::size_t>(c.row)]);
             changes.emplace_back(k, c);
             swept[k].add(c.moving.pos, b.radius[k]);
+            end[k] = c.moving.pos + (h - c.moving.time) * c.moving.vel;
         }
-        std::vector<std::size_t> own_rows;
-        for (std::size_t row = 0; row < local->ghost.size(); ++row)
-            if (local->ghost[row] == 0) {
-                own_rows.push_back(row);
-                const auto k = static_cast<std::size_t>(local->own_row[row]);
-                swept[k].add(result.pos[row], b.radius[k]);
-            }
-        result = result.select(own_rows);
+        for (std::size_t k = 0; k < n; ++k)
+            swept[k].add(end[k], b.radius[k]);
     }
     return false;
 }

@@ -103,6 +103,17 @@ public:
     /// logged by the rank that owns its first body (the lower row: the lower serial order), so
     /// that the ranks' counts and logs add up to the serial run's.
     DriftStats drift_with_ghosts(Bodies& b, double h, double t0, GhostedDrift& ghosts);
+    /// drift_with_ghosts() in phases, for a caller that goes back to a copy of the engine and
+    /// of `b` made between them (a drift over ranks whose ghosts' changes turned out different
+    /// from some time on): starts the drift (false when some pair may overlap: nothing more
+    /// to do), resolves the events before `until` (s into the drift; later calls go on from
+    /// there), and ends it (the engine's statistics since the start).
+    bool begin_with_ghosts(Bodies& b, double h, double t0, GhostedDrift& ghosts);
+    void ghosted_until(Bodies& b, double until);
+    DriftStats end_with_ghosts(Bodies& b);
+    /// Points a copy of the engine made during a drift with ghosts at `ghosts` (the copy's
+    /// caller's, whose updates before the copy's time are those the copy was made with).
+    void use_ghosts(GhostedDrift& ghosts);
 
     /// Collision records kept since the last call (config.log), in time order.
     [[nodiscard]] std::vector<CollisionRecord> take_log() override;
@@ -121,6 +132,11 @@ private:
     /// Copies the bodies' state in and queues each body's earliest event. Returns true when
     /// some pair may overlap (beyond the tolerance) and find_overlaps must look.
     bool start(const Bodies& b, double h);
+    // drift()'s phases: the start (lists, predictions, overlaps at the start; false when a
+    // drift with ghosts found some that may overlap), the events before `until`, the end.
+    bool begin_drift(Bodies& b, double h, double t0, DriftStats& stats);
+    void run_events(Bodies& b, double until, DriftStats& stats, bool may_abandon);
+    void end_drift(Bodies& b, DriftStats& stats);
     bool predict_initial(double h); // (the overlap answer of start())
     /// Queues i's earliest event after `now` (collision with a neighbour other than skip, or
     /// exit), if it falls within the drift, and keeps its earliest collision.
@@ -167,7 +183,7 @@ private:
     // Drifts with ghosts (event_drift_ghosts.cpp).
     /// Applies the next ghost update when it comes before every queued event (at one time,
     /// collisions first). Returns false when there is none to apply now.
-    bool apply_due_ghost_update(double h);
+    bool apply_due_ghost_update(double h, double until);
     /// After the collision e (its log then held `logged` records): the collision is the other
     /// rank's to count when its first body is a ghost; this rank's bodies' changes recorded.
     void note_ghosted_collision(const CollisionEvent& e, DriftStats& stats, std::size_t logged);
@@ -210,8 +226,10 @@ private:
 
     // What the pair kinds read and change (drift_state.hpp); what follows is the scheduler's.
     detail::DriftState s_;
+    double t0_ = 0.0;                 // s, the drift's start (absolute)
     GhostedDrift* ghosted_ = nullptr; // drift_with_ghosts' (s_.ghost its flags)
     std::size_t next_update_ = 0;     // in ghosted_->updates
+    DriftStats ghosted_stats_;        // the phases' of a drift with ghosts
     AdaptiveSkin adaptive_skin_;
     NeighbourLists neighbours_; // kept from drift to drift
     EventQueue queue_;

@@ -28,6 +28,7 @@
 // rank's drift that throws (its ghosts told it something no body did; the serial engine then
 // throws what the serial run throws, if anything), and drifts that take more than
 // max_rounds rounds. Either way the result is the serial run's.
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -51,9 +52,17 @@ public:
     /// bodies once).
     static constexpr int max_rounds = 32;
 
+    /// Which drifts are spread: those that are faster spread than on rank 0 (`adaptive`: the
+    /// slowest rank's wall time of each kind of drift, a running mean, each tried again every
+    /// probe_every drifts), or all (`spread`). Both give the serial drift bit for bit, so the
+    /// choice changes the run's speed, never its results.
+    enum class Placement { adaptive, spread };
+    static constexpr std::int64_t probe_every = 16;
+
     /// `on_root`: rank 0's serial engine for the drifts handed to it (null on other ranks).
     DriftOverRanks(const collisions::CollisionConfig& config, RunRanks& ranks,
-                   std::unique_ptr<integrate::Stepper> on_root);
+                   std::unique_ptr<integrate::Stepper> on_root,
+                   Placement placement = Placement::adaptive);
 
     [[nodiscard]] std::string name() const override { return "event-driven"; }
     [[nodiscard]] bool resolves_contacts() const override { return true; }
@@ -78,12 +87,18 @@ private:
     /// `b` then untouched.
     bool drift_spread(Bodies& b, double h, double t0, integrate::StepStats& stats);
     integrate::StepStats drift_on_root(Bodies& b, double h, double t0);
+    /// Whether this drift is spread (Placement); the same on every rank.
+    bool choose_spread();
+    /// Folds the slowest rank's seconds since `start` into `estimate`. Collective.
+    void note_seconds(double& estimate, std::chrono::steady_clock::time_point start);
 
     collisions::CollisionConfig config_;
     RunRanks& ranks_;
     std::unique_ptr<integrate::Stepper> root_;
     std::vector<integrate::ContactRecord> log_;
-    std::int64_t spread_ = 0, on_root_drifts_ = 0;
+    Placement placement_;
+    std::int64_t spread_ = 0, on_root_drifts_ = 0, drifts_ = 0;
+    double spread_seconds_ = -1.0, root_seconds_ = -1.0; // s per drift (< 0: not yet measured)
 };
 
 } // namespace rubble::run

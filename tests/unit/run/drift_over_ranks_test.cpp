@@ -74,7 +74,9 @@ Drifted serial(Bodies b, const CollisionConfig& c, int drifts, double h) {
 
 // The drifts over `ranks` thread ranks, the bodies decomposed afresh after each (as a run
 // does) and gathered to rank 0 for the comparison.
-Drifted over_ranks(const Bodies& all, const CollisionConfig& c, int drifts, double h, int ranks) {
+Drifted over_ranks(const Bodies& all, const CollisionConfig& c, int drifts, double h, int ranks,
+                   rubble::run::DriftOverRanks::Placement placement =
+                       rubble::run::DriftOverRanks::Placement::spread) {
     Drifted out;
     std::mutex m;
     rubble::test::ThreadRanks(ranks).run([&](rubble::core::Communicator& world) {
@@ -83,8 +85,8 @@ Drifted over_ranks(const Bodies& all, const CollisionConfig& c, int drifts, doub
         r.scatter(mine);
         rubble::run::DriftOverRanks d(
             c, r,
-            world.rank() == 0 ? std::make_unique<rubble::collisions::EventDrivenDrift>(c)
-                              : nullptr);
+            world.rank() == 0 ? std::make_unique<rubble::collisions::EventDrivenDrift>(c) : nullptr,
+            placement);
         for (int k = 0; k < drifts; ++k) {
             const auto stats = d.advance(mine, h, k * h, false);
             r.redistribute(mine);
@@ -144,6 +146,19 @@ TEST(DriftOverRanks, AGasDriftedOverTwoToFourRanksIsTheSerialDriftBitForBit) {
         EXPECT_EQ(d.on_root, 0);
         EXPECT_GT(d.most_rounds, 1.0); // collisions across boundaries took rounds
     }
+}
+
+TEST(DriftOverRanks, ChosenByTheirSpeedSpreadAndRankZeroDriftsTakeTurnsAndStayTheSerialDrift) {
+    // The adaptive placement measures each kind once (spread first, then rank 0) and then
+    // picks the faster: whichever it picks, the bodies are the serial drift's.
+    const Bodies b = gas(6, 5);
+    const CollisionConfig c = dissipative();
+    const Drifted s = serial(b, c, 5, 0.5);
+    const Drifted d = over_ranks(b, c, 5, 0.5, 2, rubble::run::DriftOverRanks::Placement::adaptive);
+    expect_same_drifts(s, d);
+    EXPECT_GE(d.spread, 1);
+    EXPECT_GE(d.on_root, 1);
+    EXPECT_EQ(d.spread + d.on_root, 5);
 }
 
 TEST(DriftOverRanks, ADenseClusterWhoseCollisionsChainAcrossDomainsIsTheSerialDrift) {
