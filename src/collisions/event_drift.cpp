@@ -11,6 +11,7 @@
 
 #include "pair_kinds.hpp"
 #include "rubble/boundaries/periodic.hpp"
+#include "rubble/collisions/find_overlaps.hpp"
 #include "rubble/core/debug_checks.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/core/stop_request.hpp"
@@ -375,11 +376,14 @@ bool EventDrivenDrift::begin_drift(Bodies& b, double h, double t0, DriftStats& s
 
     s_.h = h;
     if (start(b, h) && !s_.aggregates) {
-        if (ghosted_ != nullptr) {
+        if (ghosted_ == nullptr) {
+            handle_pairs_at_start(b, h, t0, stats);
+        } else if (!find_overlaps(b, neighbours_, s_.config.overlap_tolerance).empty()) {
+            // With ghosts the overlaps are found, not handled: the strategies act on the whole
+            // state (the caller hands the drift to it).
             ghosted_->overlaps = true;
             return false;
         }
-        handle_pairs_at_start(b, h, t0, stats);
     }
     if (s_.aggregates)
         handle_rigid_overlaps_at_start(b, h, t0, stats); // (walls included)

@@ -32,6 +32,11 @@
 // as a body of infinite mass); they read and change the drift's state (drift_state.hpp) and
 // share its bookkeeping (contact_book.hpp). A drift of free spheres only runs none of the
 // rigid kinds.
+//
+// Over MPI ranks (run/drift_over_ranks.hpp) each rank runs this engine on its own bodies and
+// ghosts, copies of other ranks' bodies that move only as their owners say (GhostedDrift,
+// drift_with_ghosts); the drift then runs in phases (begin, the events before a time, end)
+// so that the caller can go back to a copy of the engine made between them.
 #include <cstdint>
 #include <optional>
 #include <utility>

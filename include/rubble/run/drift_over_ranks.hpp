@@ -24,10 +24,11 @@
 //
 // What the spread drift does not handle, it hands to the serial engine on rank 0 over the
 // gathered state (the stepping stone that was: RunRanks::on_root), for that drift only:
-// bodies that may overlap at its start (the overlap strategies act on the whole state), a
-// rank's drift that throws (its ghosts told it something no body did; the serial engine then
-// throws what the serial run throws, if anything), and drifts that take more than
-// max_rounds rounds. Either way the result is the serial run's.
+// bodies that overlap at its start (the overlap strategies act on the whole state), and
+// drifts that take more than max_rounds rounds. A rank's drift that throws (told wrong
+// changes, its ghosts can do what no body did) keeps what it said last and the rounds go on;
+// one that keeps throwing ends at max_rounds, and the serial engine on rank 0 then throws
+// what the serial run throws, if anything. Either way the result is the serial run's.
 #include <chrono>
 #include <cstdint>
 #include <memory>
