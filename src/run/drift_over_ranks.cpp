@@ -504,7 +504,11 @@ bool DriftOverRanks::drift_spread(Bodies& b, double h, double t0, integrate::Ste
         }
         if (world.max(drift && drift->overlaps() ? 1 : 0) != 0) return false;
         failed_last = failed;
-        if (failed) continue;
+        failed_rounds_ += world.sum(failed ? 1 : 0);
+        if (failed) {
+            drift.reset(); // (its engine stopped part-way: the next round starts afresh)
+            continue;
+        }
 
         changes.clear();
         for (std::size_t k = 0; k < n; ++k) {

@@ -82,6 +82,8 @@ public:
     /// Drifts so far spread over the ranks, and handed to rank 0.
     [[nodiscard]] std::int64_t spread_drifts() const { return spread_; }
     [[nodiscard]] std::int64_t drifts_on_root() const { return on_root_drifts_; }
+    /// Rounds in which a rank's drift threw (each rank's counted), so far.
+    [[nodiscard]] std::int64_t failed_rounds() const { return failed_rounds_; }
 
 private:
     /// The drift spread over the ranks; false (on every rank) when it must go to rank 0,
@@ -98,7 +100,7 @@ private:
     std::unique_ptr<integrate::Stepper> root_;
     std::vector<integrate::ContactRecord> log_;
     Placement placement_;
-    std::int64_t spread_ = 0, on_root_drifts_ = 0, drifts_ = 0;
+    std::int64_t spread_ = 0, on_root_drifts_ = 0, drifts_ = 0, failed_rounds_ = 0;
     double spread_seconds_ = -1.0, root_seconds_ = -1.0; // s per drift (< 0: not yet measured)
 };
 
