@@ -19,8 +19,8 @@
 // the warm start unmeasured, and --settled-steps steps are measured. --save-pile writes the
 // bodies' state (raw doubles) when the fill ends (settled, or at --max-steps); --load-pile
 // starts from such a file (same --seed: the same shapes) at the switch, so that variants of
-// the stepper are measured on the same pile without refilling it. --threads sets the OpenMP threads (1 by default: the
-// issue's measure).
+// the stepper are measured on the same pile without refilling it. --threads sets the OpenMP
+// threads (1 by default: the measure).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
