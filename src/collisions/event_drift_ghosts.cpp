@@ -2,33 +2,19 @@
 // One rank's part of a drift over ranks (GhostedDrift, event_drift.hpp; the scheme is
 // run/drift_over_ranks.hpp's): the ghosts' changes applied in time order beside the queue, and
 // this rank's own changes recorded for the ranks that hold its bodies as ghosts.
-#include <limits>
 #include <stdexcept>
 
 #include "rubble/collisions/event_drift.hpp"
 
 namespace rubble::collisions {
 
-DriftStats EventDrivenDrift::drift_with_ghosts(Bodies& b, double h, double t0,
-                                               GhostedDrift& ghosts) {
-    try {
-        if (begin_with_ghosts(b, h, t0, ghosts))
-            ghosted_until(b, std::numeric_limits<double>::infinity());
-        return end_with_ghosts(b);
-    } catch (...) {
-        ghosted_ = nullptr;
-        s_.ghost = nullptr;
-        throw;
-    }
-}
-
 bool EventDrivenDrift::begin_with_ghosts(Bodies& b, double h, double t0, GhostedDrift& ghosts) {
     if (ghosts.ghost.size() != b.size())
-        throw std::invalid_argument("drift_with_ghosts: one ghost flag per body is needed");
+        throw std::invalid_argument("begin_with_ghosts: one ghost flag per body is needed");
     if (!s_.config.walls.empty() || s_.config.periodic_box > 0.0 || s_.outcome.merges() ||
         s_.outcome.rigid_pairs() || !b.all_free_spheres())
         throw std::invalid_argument(
-            "drift_with_ghosts: free spheres that bounce, with no walls in an open box only");
+            "begin_with_ghosts: free spheres that bounce, with no walls in an open box only");
     ghosts.changes.clear();
     ghosts.overlaps = false;
     next_update_ = 0;

@@ -8,11 +8,11 @@
 #include <limits>
 #include <numeric>
 #include <span>
+#include <stdexcept>
 #include <tuple>
 #include <utility>
 
 #include "rubble/collisions/event_drift.hpp"
-#include "rubble/core/rank_errors.hpp"
 #include "rubble/domain/migration.hpp"
 
 namespace rubble::run {
@@ -332,14 +332,14 @@ bool drift_spreads_over_ranks(const collisions::CollisionConfig& c, bool all_fre
 
 DriftOverRanks::DriftOverRanks(const collisions::CollisionConfig& config, RunRanks& ranks,
                                std::unique_ptr<integrate::Stepper> on_root, Placement placement)
-    : config_(config), ranks_(ranks), root_(std::move(on_root)), placement_(placement) {}
+    : config_(config), ranks_(ranks), root_(std::move(on_root), ranks), placement_(placement) {}
 
 std::string DriftOverRanks::summary(const Bodies& b) const {
-    return root_ ? root_->summary(b) : std::string();
+    return root_.summary(b);
 }
 
 void DriftOverRanks::discard() {
-    if (root_) root_->discard();
+    root_.discard();
 }
 
 std::vector<integrate::ContactRecord> DriftOverRanks::take_log() {
@@ -349,11 +349,11 @@ std::vector<integrate::ContactRecord> DriftOverRanks::take_log() {
 }
 
 integrate::StepperState DriftOverRanks::save_state() const {
-    return root_ ? root_->save_state() : integrate::StepperState{};
+    return root_.save_state();
 }
 
 void DriftOverRanks::restore_state(const integrate::StepperState& s) {
-    if (root_) root_->restore_state(s);
+    root_.restore_state(s);
 }
 
 bool DriftOverRanks::choose_spread() {
@@ -394,15 +394,9 @@ integrate::StepStats DriftOverRanks::advance(Bodies& b, double h, double t0, boo
 }
 
 integrate::StepStats DriftOverRanks::drift_on_root(Bodies& b, double h, double t0) {
-    Bodies all = ranks_.gather_to_root(b);
-    integrate::StepStats stats;
-    core::together(ranks_.world(), [&] {
-        if (!root_) return;
-        stats = root_->advance(all, h, t0, false);
-        std::vector<integrate::ContactRecord> log = root_->take_log();
-        log_.insert(log_.end(), log.begin(), log.end());
-    });
-    ranks_.hold_on_root(b, std::move(all));
+    integrate::StepStats stats = root_.advance(b, h, t0, false);
+    const std::vector<integrate::ContactRecord> log = root_.take_log(); // (rank 0's)
+    log_.insert(log_.end(), log.begin(), log.end());
     stats.work.push_back({"rounds", 0.0});
     return stats;
 }

@@ -22,47 +22,6 @@ namespace {
 const char* const not_yet = " over several MPI ranks is not available yet (docs/mpi.md: what runs "
                             "over ranks today); run it on one rank, or run a campaign over ranks";
 
-// RunRanks::on_root's stepper (see there). The real stepper is rank 0's alone: the other
-// ranks hold no bodies when it is made, and some steppers refuse what they would not get
-// (hull walls with no polyhedra).
-class RootStepper final : public integrate::Stepper {
-public:
-    RootStepper(std::unique_ptr<integrate::Stepper> inner, RunRanks& ranks)
-        : inner_(std::move(inner)), ranks_(ranks) {}
-    [[nodiscard]] std::string name() const override {
-        return inner_ ? inner_->name() : "contacts on rank 0";
-    }
-    [[nodiscard]] bool resolves_contacts() const override { return true; }
-    [[nodiscard]] std::string summary(const Bodies& b) const override {
-        return inner_ ? inner_->summary(b) : std::string();
-    }
-    integrate::StepStats advance(Bodies& b, double h, double t0, bool /*may_abandon*/) override {
-        Bodies all = ranks_.gather_to_root(b);
-        integrate::StepStats stats;
-        core::together(ranks_.world(), [&] {
-            if (inner_) stats = inner_->advance(all, h, t0, false);
-        });
-        ranks_.hold_on_root(b, std::move(all));
-        return stats;
-    }
-    void discard() override {
-        if (inner_) inner_->discard();
-    }
-    [[nodiscard]] std::vector<integrate::ContactRecord> take_log() override {
-        return inner_ ? inner_->take_log() : std::vector<integrate::ContactRecord>{};
-    }
-    [[nodiscard]] integrate::StepperState save_state() const override {
-        return inner_ ? inner_->save_state() : integrate::StepperState{};
-    }
-    void restore_state(const integrate::StepperState& s) override {
-        if (inner_) inner_->restore_state(s);
-    }
-
-private:
-    std::unique_ptr<integrate::Stepper> inner_; ///< rank 0's; null on the others
-    RunRanks& ranks_;
-};
-
 } // namespace
 
 void check_runs_over_ranks(const config::ParameterSet& p, const config::RunConfig& c,
@@ -184,6 +143,43 @@ std::vector<Vec3> RunRanks::whole_accelerations(const integrate::Simulation& sim
     for (std::size_t i = 0; i < out.size(); ++i)
         out[i] = Vec3(all[3 * i], all[3 * i + 1], all[3 * i + 2]);
     return out;
+}
+
+RootStepper::RootStepper(std::unique_ptr<integrate::Stepper> inner, RunRanks& ranks)
+    : inner_(std::move(inner)), ranks_(ranks) {}
+
+std::string RootStepper::name() const {
+    return inner_ ? inner_->name() : "contacts on rank 0";
+}
+
+std::string RootStepper::summary(const Bodies& b) const {
+    return inner_ ? inner_->summary(b) : std::string();
+}
+
+integrate::StepStats RootStepper::advance(Bodies& b, double h, double t0, bool /*may_abandon*/) {
+    Bodies all = ranks_.gather_to_root(b);
+    integrate::StepStats stats;
+    core::together(ranks_.world(), [&] {
+        if (inner_) stats = inner_->advance(all, h, t0, false);
+    });
+    ranks_.hold_on_root(b, std::move(all));
+    return stats;
+}
+
+void RootStepper::discard() {
+    if (inner_) inner_->discard();
+}
+
+std::vector<integrate::ContactRecord> RootStepper::take_log() {
+    return inner_ ? inner_->take_log() : std::vector<integrate::ContactRecord>{};
+}
+
+integrate::StepperState RootStepper::save_state() const {
+    return inner_ ? inner_->save_state() : integrate::StepperState{};
+}
+
+void RootStepper::restore_state(const integrate::StepperState& s) {
+    if (inner_) inner_->restore_state(s);
 }
 
 } // namespace rubble::run

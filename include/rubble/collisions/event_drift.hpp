@@ -35,7 +35,7 @@
 //
 // Over MPI ranks (run/drift_over_ranks.hpp) each rank runs this engine on its own bodies and
 // ghosts, copies of other ranks' bodies that move only as their owners say (GhostedDrift,
-// drift_with_ghosts); the drift then runs in phases (begin, the events before a time, end)
+// begin_with_ghosts); the drift then runs in phases (begin, the events before a time, end)
 // so that the caller can go back to a copy of the engine made between them.
 #include <cstdint>
 #include <optional>
@@ -75,7 +75,7 @@ struct GhostedDrift {
     std::vector<BodyChange> updates;
     /// Out: every change of this rank's bodies, in the order they were made.
     std::vector<BodyChange> changes;
-    /// Out: some pair may overlap at the start; the drift stopped there, nothing done (the
+    /// Out: some pair overlaps at the start; the drift stopped there, nothing done (the
     /// overlap strategies act on the whole state).
     bool overlaps = false;
 };
@@ -104,15 +104,14 @@ public:
     /// state of the step's start.
     DriftStats drift(Bodies& b, double h, double t0, bool may_abandon = false);
 
-    /// drift() of one rank's bodies and its ghosts (GhostedDrift). A collision is counted and
-    /// logged by the rank that owns its first body (the lower row: the lower serial order), so
-    /// that the ranks' counts and logs add up to the serial run's.
-    DriftStats drift_with_ghosts(Bodies& b, double h, double t0, GhostedDrift& ghosts);
-    /// drift_with_ghosts() in phases, for a caller that goes back to a copy of the engine and
-    /// of `b` made between them (a drift over ranks whose ghosts' changes turned out different
-    /// from some time on): starts the drift (false when some pair may overlap: nothing more
-    /// to do), resolves the events before `until` (s into the drift; later calls go on from
-    /// there), and ends it (the engine's statistics since the start).
+    /// drift() of one rank's bodies and its ghosts (GhostedDrift), in phases, for a caller that
+    /// goes back to a copy of the engine and of `b` made between them (a drift over ranks whose
+    /// ghosts' changes turned out different from some time on): starts the drift (false when
+    /// some pair overlaps: nothing more to do), resolves the events before `until` (s into the
+    /// drift; later calls go on from there), and ends it (the engine's statistics since the
+    /// start). A collision is counted and logged by the rank that owns its first body (the
+    /// lower row: the lower serial order), so that the ranks' counts and logs add up to the
+    /// serial run's. An engine whose phase threw is fit only to be dropped.
     bool begin_with_ghosts(Bodies& b, double h, double t0, GhostedDrift& ghosts);
     void ghosted_until(Bodies& b, double until);
     DriftStats end_with_ghosts(Bodies& b);
@@ -232,7 +231,7 @@ private:
     // What the pair kinds read and change (drift_state.hpp); what follows is the scheduler's.
     detail::DriftState s_;
     double t0_ = 0.0;                 // s, the drift's start (absolute)
-    GhostedDrift* ghosted_ = nullptr; // drift_with_ghosts' (s_.ghost its flags)
+    GhostedDrift* ghosted_ = nullptr; // begin_with_ghosts' (s_.ghost its flags)
     std::size_t next_update_ = 0;     // in ghosted_->updates
     DriftStats ghosted_stats_;        // the phases' of a drift with ghosts
     AdaptiveSkin adaptive_skin_;

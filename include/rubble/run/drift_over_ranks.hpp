@@ -97,7 +97,7 @@ private:
 
     collisions::CollisionConfig config_;
     RunRanks& ranks_;
-    std::unique_ptr<integrate::Stepper> root_;
+    RootStepper root_; ///< the drifts handed to rank 0
     std::vector<integrate::ContactRecord> log_;
     Placement placement_;
     std::int64_t spread_ = 0, on_root_drifts_ = 0, drifts_ = 0, failed_rounds_ = 0;

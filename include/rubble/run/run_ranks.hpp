@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "rubble/collisions/collision_config.hpp"
@@ -124,6 +125,30 @@ private:
     std::int64_t sphere_stride_ = 1, hull_offset_ = 0;
     Bodies gathered_;
     std::vector<double> gathered_potentials_;
+};
+
+/// RunRanks::on_root's stepper (see there): every body gathered to rank 0 in serial order,
+/// advanced there by the serial stepper `inner` (rank 0's alone: the other ranks hold no
+/// bodies when it is made, and some steppers refuse what they would not get, hull walls with no
+/// polyhedra), and left there for the redistribution that follows every drift. Its advances
+/// are never abandoned part-way. Every call forwards to `inner` on rank 0.
+class RootStepper final : public integrate::Stepper {
+public:
+    RootStepper(std::unique_ptr<integrate::Stepper> inner, RunRanks& ranks);
+    [[nodiscard]] std::string name() const override;
+    [[nodiscard]] bool resolves_contacts() const override { return true; }
+    [[nodiscard]] std::string summary(const Bodies& b) const override;
+    /// Collective.
+    integrate::StepStats advance(Bodies& b, double h, double t0, bool may_abandon) override;
+    void discard() override;
+    /// Rank 0's log (empty elsewhere).
+    [[nodiscard]] std::vector<integrate::ContactRecord> take_log() override;
+    [[nodiscard]] integrate::StepperState save_state() const override;
+    void restore_state(const integrate::StepperState& s) override;
+
+private:
+    std::unique_ptr<integrate::Stepper> inner_; ///< rank 0's; null on the others
+    RunRanks& ranks_;
 };
 
 } // namespace rubble::run
