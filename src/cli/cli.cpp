@@ -84,6 +84,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
                      "Stop (resumably, with a snapshot) after this many steps")
         ->check(CLI::NonNegativeNumber);
     run_cmd->add_flag("--quiet", run.quiet, "No progress line");
+    run_cmd->add_flag("--rank-timings", run.request.rank_timings,
+                      "Over MPI ranks: report each rank's time per step split into computation, "
+                      "communication and waiting (docs/mpi.md)");
     std::map<std::string, std::string> override_text;
     std::map<std::string, CLI::Option*> override_opts;
     for (const auto& s : config::parameter_specs()) {

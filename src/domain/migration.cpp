@@ -117,10 +117,11 @@ void unpack_bodies(std::span<const std::byte> bytes, Bodies& b, std::vector<std:
 }
 
 void migrate(Bodies& b, std::vector<std::int64_t>& order, std::span<const int> destination,
-             core::Communicator& world) {
+             core::Communicator& world, std::vector<std::int64_t>* weight) {
     const auto p = static_cast<std::size_t>(world.size());
     // Checked on every rank before the exchange, so that all refuse together.
-    bool fits = destination.size() == b.size() && order.size() == b.size();
+    bool fits = destination.size() == b.size() && order.size() == b.size() &&
+                (weight == nullptr || weight->size() == b.size());
     for (const int r : destination)
         fits = fits && r >= 0 && static_cast<std::size_t>(r) < p;
     if (world.max(fits ? 0 : 1) != 0)
@@ -137,6 +138,22 @@ void migrate(Bodies& b, std::vector<std::int64_t>& order, std::span<const int> d
         to_rank[r] = pack_bodies(b.select(rows[r]), their_order);
     }
     const std::vector<std::vector<std::byte>> received = world.exchange(to_rank);
+    // The weights in a message of their own beside the bodies, rows in the same order.
+    std::vector<std::int64_t> arrived_weight;
+    if (weight != nullptr) {
+        for (std::size_t r = 0; r < p; ++r) {
+            to_rank[r].resize(rows[r].size() * sizeof(std::int64_t));
+            for (std::size_t i = 0; i < rows[r].size(); ++i)
+                std::memcpy(to_rank[r].data() + i * sizeof(std::int64_t), &(*weight)[rows[r][i]],
+                            sizeof(std::int64_t));
+        }
+        for (const auto& message : world.exchange(to_rank)) {
+            const std::size_t at = arrived_weight.size();
+            arrived_weight.resize(at + message.size() / sizeof(std::int64_t));
+            if (!message.empty())
+                std::memcpy(arrived_weight.data() + at, message.data(), message.size());
+        }
+    }
     Bodies arrived = b.select({});
     std::vector<std::int64_t> arrived_order;
     for (const auto& message : received)
@@ -151,6 +168,13 @@ void migrate(Bodies& b, std::vector<std::int64_t>& order, std::span<const int> d
     order.resize(by_order.size());
     for (std::size_t i = 0; i < by_order.size(); ++i)
         order[i] = arrived_order[by_order[i]];
+    if (weight != nullptr) {
+        if (arrived_weight.size() != by_order.size())
+            throw std::length_error("migrate: weights and bodies arrived in different numbers");
+        weight->resize(by_order.size());
+        for (std::size_t i = 0; i < by_order.size(); ++i)
+            (*weight)[i] = arrived_weight[by_order[i]];
+    }
 }
 
 } // namespace rubble::domain

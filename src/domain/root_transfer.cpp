@@ -54,21 +54,23 @@ void share_hull_shapes(Bodies& b, core::Communicator& world) {
 
 } // namespace
 
-std::vector<std::int64_t> scatter_from_root(Bodies& b, core::Communicator& world) {
+std::vector<std::int64_t> scatter_from_root(Bodies& b, core::Communicator& world,
+                                            std::vector<std::int64_t>* weight) {
     share_hull_shapes(b, world);
     std::vector<std::int64_t> order(b.size());
     std::iota(order.begin(), order.end(), std::int64_t{0});
-    redistribute(b, order, world);
+    redistribute(b, order, world, weight);
     return order;
 }
 
-void redistribute(Bodies& b, std::vector<std::int64_t>& order, core::Communicator& world) {
-    const std::vector<std::int64_t> unit(b.size(), 1);
-    const Decomposition d = decompose(b.pos, unit, world);
+void redistribute(Bodies& b, std::vector<std::int64_t>& order, core::Communicator& world,
+                  std::vector<std::int64_t>* weight) {
+    const std::vector<std::int64_t> unit(weight == nullptr ? b.size() : 0, 1);
+    const Decomposition d = decompose(b.pos, weight == nullptr ? unit : *weight, world);
     std::vector<int> to(b.size());
     for (std::size_t k = 0; k < b.size(); ++k)
         to[k] = d.owner(b.pos[k]);
-    migrate(b, order, to, world);
+    migrate(b, order, to, world, weight);
 }
 
 Bodies gather_to_root(const Bodies& b, std::span<const std::int64_t> order,

@@ -210,6 +210,7 @@ void TreeGravity::build(std::span<const Vec3> pos, std::span<const double> mass)
     const std::size_t n = pos.size();
     if (n == 0) {
         walk_.clear();
+        point_interactions_.clear();
         return;
     }
     tree_.build({pos, mass}, bucket_size_, order_);
@@ -238,6 +239,8 @@ void TreeGravity::walk(std::span<const ImportedTree> imports, std::span<Vec3> ac
                                     "of the last build");
     for (auto* v : {&ax_, &ay_, &az_, &phi_})
         v->resize(n);
+    cost_.resize(n);
+    point_interactions_.resize(n);
     // Walk groups: the largest nodes of at most group_size bodies, or leaves. One list per
     // group amortises the walk and the gathering of node data over up to group_size bodies;
     // the nearest-point criterion makes the lists longer for the group's inner bodies (more
@@ -261,6 +264,8 @@ void TreeGravity::walk(std::span<const ImportedTree> imports, std::span<Vec3> ac
                             phi_.data());
             pp += static_cast<double>(group.count()) * static_cast<double>(lists.x.size());
             pc += static_cast<double>(group.count()) * static_cast<double>(lists.cell_count());
+            const auto each = static_cast<std::int64_t>(lists.x.size() + lists.cell_count());
+            std::fill(cost_.begin() + group.begin, cost_.begin() + group.end, each);
         }
     }
     particle_interactions_ = pp;
@@ -271,6 +276,7 @@ void TreeGravity::walk(std::span<const ImportedTree> imports, std::span<Vec3> ac
         const auto i = static_cast<std::size_t>(order[k]);
         acc[i] = G_ * Vec3(ax_[k], ay_[k], az_[k]);
         potential[i] = G_ * phi_[k];
+        point_interactions_[i] = cost_[k];
     }
 }
 

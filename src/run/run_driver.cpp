@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <functional>
+#include <iomanip>
 #include <optional>
 #include <sstream>
 
@@ -17,6 +18,7 @@
 #include "rubble/core/error.hpp"
 #include "rubble/core/rank_errors.hpp"
 #include "rubble/core/stop_request.hpp"
+#include "rubble/core/timed_communicator.hpp"
 #include "rubble/gravity/accuracy.hpp"
 #include "rubble/gravity/gravity_solver.hpp"
 #include "rubble/ic/initial_conditions.hpp"
@@ -37,10 +39,18 @@ struct Setup {
     config::RunConfig config;
     ic::InitialState state;
     std::int64_t first_step = 0;
-    runfile::CollisionTotals totals;       ///< at first_step (resume)
-    integrate::StepperState stepper_state; ///< at first_step (resume)
-    std::int64_t snapshot_index = 0;       ///< of the snapshot resumed from
+    runfile::CollisionTotals totals;                ///< at first_step (resume)
+    integrate::StepperState stepper_state;          ///< at first_step (resume)
+    std::vector<std::int64_t> decomposition_weight; ///< at first_step (resume; run_ranks.hpp)
+    std::int64_t snapshot_index = 0;                ///< of the snapshot resumed from
 };
+
+// The decomposition weights a snapshot of the whole state stores (none: each body counts as
+// one).
+std::span<const std::int64_t> weights_of(const WholeState& whole) {
+    if (whole.weights == nullptr) return {};
+    return *whole.weights;
+}
 
 // Keys a resumed run may change: only where it ends.
 bool may_change_on_resume(const std::string& key) {
@@ -102,6 +112,7 @@ Setup prepare_resume(const RunRequest& o) {
     s.first_step = snap.step;
     s.totals = snap.totals;
     s.stepper_state = std::move(snap.stepper_state);
+    s.decomposition_weight = std::move(snap.decomposition_weight);
     s.snapshot_index = snap.index;
     return s;
 }
@@ -344,7 +355,7 @@ LoopResult run_loop(integrate::Simulation& sim, RunRanks& ranks, runfile::RunFil
                 }
                 if (regular || last || stop || settled)
                     file->write_snapshot(b, sim.time(), k, counters.totals(),
-                                         sim.stepper().save_state());
+                                         sim.stepper().save_state(), weights_of(whole));
             });
             r.settled = ranks.any(settled);
             if (regular || last || stop || r.settled) last_snapshot = k;
@@ -365,7 +376,7 @@ LoopResult run_loop(integrate::Simulation& sim, RunRanks& ranks, runfile::RunFil
         core::together(world, [&] {
             if (ranks.first())
                 file->write_snapshot(*whole.bodies, sim.time(), sim.step_count(), counters.totals(),
-                                     sim.stepper().save_state());
+                                     sim.stepper().save_state(), weights_of(whole));
         });
     }
     observer.loop_done();
@@ -477,7 +488,7 @@ integrate::Simulation make_simulation(Setup& s, std::int64_t n_total, bool resum
     });
     const auto n_bodies = static_cast<std::size_t>(
         world.max(static_cast<std::int64_t>(ranks.first() ? s.state.bodies.size() : 0)));
-    ranks.scatter(s.state.bodies);
+    ranks.scatter(s.state.bodies, std::move(s.decomposition_weight));
     std::function<bool(const Bodies&)> centres_rule;
     if (!ranks.single())
         centres_rule = [&ranks](const Bodies& b) { return ranks.gravity_at_centres(b); };
@@ -616,6 +627,40 @@ void share_setup(Setup& s, const RunRequest& o, bool resuming, core::Communicato
     });
 }
 
+RunResult run_over(const RunRequest& o, RunObserver& caller, core::Communicator& world,
+                   core::TimedCommunicator* timed);
+
+// Each rank's wall time in the steps split into computation, communication and waiting, and
+// what it sent, per step (rank 0 reports). Collective.
+void report_rank_times(core::TimedCommunicator& timed, double wall, std::int64_t steps,
+                       RunObserver& observer) {
+    const core::RankTimes t = timed.times(); // before the gathers below add to them
+    const auto n = static_cast<double>(std::max<std::int64_t>(steps, 1));
+    const auto us = [](double seconds) { return static_cast<std::int64_t>(seconds * 1e6); };
+    const std::vector<std::int64_t> walls = timed.all_gather(us(wall));
+    const std::vector<std::int64_t> waits = timed.all_gather(us(t.waiting));
+    const std::vector<std::int64_t> comms = timed.all_gather(us(t.communication));
+    const std::vector<std::int64_t> sent = timed.all_gather(t.bytes_sent);
+    const std::vector<std::int64_t> calls = timed.all_gather(t.collectives);
+    if (timed.rank() != 0) return;
+    std::ostringstream head;
+    head << "rank timings, ms per step over " << steps
+         << " steps (compute = wall - communication - waiting):";
+    observer.report(head.str());
+    for (std::size_t r = 0; r < walls.size(); ++r) {
+        // (microseconds to milliseconds per step)
+        const double w = 1e-3 * static_cast<double>(walls[r]) / n,
+                     x = 1e-3 * static_cast<double>(waits[r]) / n,
+                     c = 1e-3 * static_cast<double>(comms[r]) / n;
+        std::ostringstream line;
+        line << std::fixed << std::setprecision(2) << "  rank " << r << ": compute " << w - x - c
+             << ", communication " << c << ", waiting " << x << ", sent " << std::setprecision(3)
+             << 1e-6 * static_cast<double>(sent[r]) / n << " MB per step in "
+             << std::setprecision(1) << static_cast<double>(calls[r]) / n << " collectives";
+        observer.report(line.str());
+    }
+}
+
 } // namespace
 
 RunResult run_simulation(const RunRequest& o, RunObserver& observer) {
@@ -623,6 +668,15 @@ RunResult run_simulation(const RunRequest& o, RunObserver& observer) {
 }
 
 RunResult run_simulation(const RunRequest& o, RunObserver& caller, core::Communicator& world) {
+    if (!o.rank_timings || world.size() == 1) return run_over(o, caller, world, nullptr);
+    core::TimedCommunicator timed(world);
+    return run_over(o, caller, timed, &timed);
+}
+
+namespace {
+
+RunResult run_over(const RunRequest& o, RunObserver& caller, core::Communicator& world,
+                   core::TimedCommunicator* timed) {
     RunRanks ranks(world);
     RankObserver observer(caller, ranks.first());
     const bool resuming = !o.resume_path.empty();
@@ -699,12 +753,14 @@ RunResult run_simulation(const RunRequest& o, RunObserver& caller, core::Communi
         return result;
     }
 
+    if (timed != nullptr) timed->reset();
     const auto wall_start = std::chrono::steady_clock::now();
     runfile::RunFile* const out = file ? &*file : nullptr;
     const LoopResult r =
         run_and_finish(sim, ranks, out, s, n_total, o, start, latest, settle, observer);
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    if (timed != nullptr) report_rank_times(*timed, wall, r.last_step - s.first_step, observer);
     result.energy_error = integrate::relative_energy_error(r.last_diag, start);
     result.momentum_error = integrate::angular_momentum_error(r.last_diag, start);
     result.last_step = r.last_step;
@@ -726,5 +782,7 @@ RunResult run_simulation(const RunRequest& o, RunObserver& caller, core::Communi
                     "; the output is resumable: rubble run --resume " + path);
     return result;
 }
+
+} // namespace
 
 } // namespace rubble::run

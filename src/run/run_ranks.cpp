@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "rubble/core/rank_errors.hpp"
+#include "rubble/domain/migration.hpp"
 #include "rubble/domain/root_transfer.hpp"
 #include "rubble/gravity/distributed_direct.hpp"
 #include "rubble/gravity/distributed_tree.hpp"
@@ -22,6 +23,24 @@ namespace {
 const char* const not_yet = " over several MPI ranks is not available yet (docs/mpi.md: what runs "
                             "over ranks today); run it on one rank, or run a campaign over ranks";
 
+// The tree over ranks, noting each body's measured cost after every evaluation (RunRanks::
+// note_costs): the weights of the next decomposition.
+class CostNotingTree final : public gravity::GravitySolver {
+public:
+    CostNotingTree(std::unique_ptr<gravity::TreeGravityOverRanks> tree, RunRanks& ranks)
+        : tree_(std::move(tree)), ranks_(ranks) {}
+    void compute(std::span<const Vec3> pos, std::span<const double> mass, std::span<Vec3> acc,
+                 std::span<double> potential) override {
+        tree_->compute(pos, mass, acc, potential);
+        ranks_.note_costs(tree_->point_interactions());
+    }
+    [[nodiscard]] std::string name() const override { return tree_->name(); }
+
+private:
+    std::unique_ptr<gravity::TreeGravityOverRanks> tree_;
+    RunRanks& ranks_;
+};
+
 } // namespace
 
 void check_runs_over_ranks(const config::ParameterSet& p, const config::RunConfig& c,
@@ -33,13 +52,20 @@ void check_runs_over_ranks(const config::ParameterSet& p, const config::RunConfi
                       std::string("the GPU backends (one GPU per rank)") + not_yet);
 }
 
-void RunRanks::scatter(Bodies& b) {
+void RunRanks::scatter(Bodies& b, std::vector<std::int64_t> weights) {
     if (single()) {
         order_.resize(b.size());
         std::iota(order_.begin(), order_.end(), std::int64_t{0});
         return;
     }
-    order_ = domain::scatter_from_root(b, world_);
+    if (world_.max(weights.size() == b.size() && !weights.empty() ? 1 : 0) != 0) {
+        weight_ = std::move(weights);
+        weight_.resize(b.size(), 1); // (a rank without bodies)
+        order_ = domain::scatter_from_root(b, world_, &weight_);
+    } else {
+        weight_.clear();
+        order_ = domain::scatter_from_root(b, world_);
+    }
     // Bodies and spheres only ever become fewer (merges; sticking joins spheres), so the
     // totals of the start bound the keys for the whole run.
     sphere_stride_ =
@@ -56,6 +82,8 @@ bool RunRanks::gravity_at_centres(const Bodies& b) {
     world_.max_in_place(against);
     const bool centres = against[0] == 0 || against[1] == 0;
     point_order_.clear();
+    point_row_.clear();
+    rows_at_points_ = b.size();
     if (centres) {
         point_order_ = order_;
         return true;
@@ -66,9 +94,12 @@ bool RunRanks::gravity_at_centres(const Bodies& b) {
         within = k > 0 && b.spheres.body[k] == b.spheres.body[k - 1] ? within + 1 : 0;
         point_order_.push_back(
             order_[static_cast<std::size_t>(b.spheres.body[k])] * sphere_stride_ + within);
+        point_row_.push_back(b.spheres.body[k]);
     }
-    for (std::size_t k = 0; k < b.hulls.size(); ++k)
+    for (std::size_t k = 0; k < b.hulls.size(); ++k) {
         point_order_.push_back(hull_offset_ + order_[static_cast<std::size_t>(b.hulls.body[k])]);
+        point_row_.push_back(b.hulls.body[k]);
+    }
     return false;
 }
 
@@ -80,8 +111,13 @@ std::unique_ptr<gravity::GravitySolver> RunRanks::make_gravity(const gravity::Gr
     case gravity::Backend::none:
         return std::make_unique<gravity::NoGravity>();
     case gravity::Backend::tree:
-        return std::make_unique<gravity::TreeGravityOverRanks>(
-            c.G, c.softening, c.theta, c.multipole_order, c.bucket_size, c.group_size, world_);
+        // Its forces depend on the decomposition: weighed by the measured cost, which then
+        // goes with every snapshot (WholeState::weights) for a resumed run to continue bitwise.
+        weighs_by_cost_ = true;
+        return std::make_unique<CostNotingTree>(
+            std::make_unique<gravity::TreeGravityOverRanks>(
+                c.G, c.softening, c.theta, c.multipole_order, c.bucket_size, c.group_size, world_),
+            *this);
     default:
         return std::make_unique<gravity::DirectGravityOverRanks>(c.G, c.softening, world_,
                                                                  point_order_);
@@ -95,7 +131,34 @@ void RunRanks::redistribute(Bodies& b) {
     for (const Vec3& x : b.pos)
         finite = finite && x.allFinite();
     if (world_.max(finite ? 0 : 1) != 0) return;
-    domain::redistribute(b, order_, world_);
+    // Weighed by each body's cost in the last evaluation of the forces (note_costs) when the
+    // forces depend on the decomposition and every rank has its bodies' costs; else by count.
+    if (world_.max(weighs_by_cost_ && cost_.size() == b.size() ? 0 : 1) == 0) {
+        domain::redistribute(b, order_, world_, &cost_);
+        weight_ = std::move(cost_);
+    } else {
+        domain::redistribute(b, order_, world_);
+        weight_.clear();
+    }
+    cost_.clear();
+}
+
+void RunRanks::note_costs(std::span<const std::int64_t> point_cost) {
+    // Each body's cost: the sum over its mass points (one per body at the centres).
+    cost_.assign(rows_at_points_, 0);
+    if (point_row_.empty()) {
+        if (point_cost.size() == cost_.size())
+            std::copy(point_cost.begin(), point_cost.end(), cost_.begin());
+        else
+            cost_.clear();
+        return;
+    }
+    if (point_cost.size() != point_row_.size()) {
+        cost_.clear();
+        return;
+    }
+    for (std::size_t k = 0; k < point_cost.size(); ++k)
+        cost_[static_cast<std::size_t>(point_row_[k])] += point_cost[k];
 }
 
 std::unique_ptr<integrate::Stepper>
@@ -109,7 +172,22 @@ RunRanks::on_root(bool resolves_contacts,
 }
 
 Bodies RunRanks::gather_to_root(const Bodies& b) {
-    return domain::gather_to_root(b, order_, world_);
+    // The measured costs go with the bodies (for the redistribution after the drift), by id:
+    // the drift on rank 0 may merge bodies.
+    gathered_costs_.clear();
+    if (world_.max(weighs_by_cost_ && cost_.size() == b.size() ? 0 : 1) != 0) {
+        cost_.clear();
+        return domain::gather_to_root(b, order_, world_);
+    }
+    Bodies all = b;
+    std::vector<std::int64_t> all_order = order_;
+    const std::vector<int> to_root(b.size(), 0);
+    domain::migrate(all, all_order, to_root, world_, &cost_);
+    for (std::size_t k = 0; k < all.size(); ++k)
+        gathered_costs_.emplace_back(all.id[k], cost_[k]);
+    std::sort(gathered_costs_.begin(), gathered_costs_.end());
+    cost_.clear();
+    return all;
 }
 
 void RunRanks::hold_on_root(Bodies& b, Bodies all) {
@@ -121,14 +199,32 @@ void RunRanks::hold_on_root(Bodies& b, Bodies all) {
         b = b.select({});
         order_.clear();
     }
+    // Each body's cost found by its id (a body made by a merge keeps one of its parts' ids).
+    if (world_.max(gathered_costs_.empty() ? 0 : 1) == 0) return;
+    cost_.assign(b.size(), 1);
+    for (std::size_t k = 0; k < b.size(); ++k) {
+        const auto at = std::lower_bound(gathered_costs_.begin(), gathered_costs_.end(),
+                                         std::pair<std::int64_t, std::int64_t>(b.id[k], 0));
+        if (at != gathered_costs_.end() && at->first == b.id[k]) cost_[k] = at->second;
+    }
+    gathered_costs_.clear();
 }
 
 WholeState RunRanks::whole(const integrate::Simulation& sim) {
     if (single()) return {&sim.bodies(), &sim.potentials()};
     gathered_ = domain::gather_to_root(sim.bodies(), order_, world_);
     gathered_potentials_ = domain::gather_values_to_root(sim.potentials(), 1, order_, world_);
+    // The weights of the decomposition the forces were found in (exact in doubles: counts).
+    gathered_weights_.clear();
+    const bool weighed = world_.max(weight_.size() == sim.bodies().size() ? 0 : 1) == 0 &&
+                         world_.max(weight_.empty() ? 0 : 1) != 0;
+    if (weighed) {
+        const std::vector<double> w(weight_.begin(), weight_.end());
+        for (const double x : domain::gather_values_to_root(w, 1, order_, world_))
+            gathered_weights_.push_back(static_cast<std::int64_t>(x));
+    }
     if (!first()) return {};
-    return {&gathered_, &gathered_potentials_};
+    return {&gathered_, &gathered_potentials_, weighed ? &gathered_weights_ : nullptr};
 }
 
 std::vector<Vec3> RunRanks::whole_accelerations(const integrate::Simulation& sim) {

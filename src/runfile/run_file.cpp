@@ -22,6 +22,9 @@ namespace rubble::runfile {
 namespace h5 = storage::h5;
 namespace {
 
+// A snapshot's per-body weights in the decomposition over ranks (Snapshot::decomposition_weight).
+const char* const decomposition_weight_name = "decomposition_weight";
+
 std::string snapshot_name(std::int64_t index) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%06lld", static_cast<long long>(index));
@@ -293,15 +296,21 @@ RunFile RunFile::open_existing(const std::string& path) {
 
 void RunFile::write_snapshot(const Bodies& b, double time, std::int64_t step,
                              const CollisionTotals& totals,
-                             const integrate::StepperState& stepper_state) {
+                             const integrate::StepperState& stepper_state,
+                             std::span<const std::int64_t> decomposition_weight) {
+    if (!decomposition_weight.empty() && decomposition_weight.size() != b.size())
+        throw std::logic_error("write_snapshot: " + std::to_string(decomposition_weight.size()) +
+                               " decomposition weights for " + std::to_string(b.size()) +
+                               " bodies");
     // The rows up to this snapshot are made durable first, in a write of their own: a run
     // killed between the two writes resumes from the previous snapshot, and drops (then writes
     // again) the rows past it. The other order would leave a snapshot whose rows are lost.
     flush();
     // The stepper's state, when it keeps one: a group and its arrays.
-    const std::uint64_t bytes = snapshot_bytes(b) + stepper_state_bytes(stepper_state);
+    const std::uint64_t bytes =
+        snapshot_bytes(b) + stepper_state_bytes(stepper_state) + 8 * decomposition_weight.size();
     const std::uint64_t objects =
-        32 + (stepper_state.empty() ? 0 : 1 + stepper_state.arrays.size());
+        33 + (stepper_state.empty() ? 0 : 1 + stepper_state.arrays.size());
     write_session(path_, bytes, objects, [&](hid_t f) {
         h5::Handle snaps = h5::open_group(f, "snapshots");
         h5::Handle g = h5::create_group(snaps.get(), snapshot_name(next_snapshot_index_));
@@ -323,6 +332,11 @@ void RunFile::write_snapshot(const Bodies& b, double time, std::int64_t step,
             if (!h5::exists(f, "hull_shapes")) write_hull_shapes(f, b.hull_shapes());
         }
         write_stepper_state(s, stepper_state);
+        if (!decomposition_weight.empty())
+            h5::write_dataset(s, decomposition_weight_name, decomposition_weight.data(),
+                              decomposition_weight.size(), "",
+                              "weight of the body in the decomposition over MPI ranks for the "
+                              "forces at this step (its tree interactions)");
     });
     ++next_snapshot_index_;
     last_snapshot_step_ = step;
@@ -491,6 +505,17 @@ Snapshot read_snapshot(const std::string& path, std::int64_t index) {
             b.set_hull_shapes(read_hull_shapes(file.get(), "'" + path + "'"));
         }
         snap.stepper_state = read_stepper_state(s, where);
+        if (h5::exists(s, decomposition_weight_name)) {
+            snap.decomposition_weight = h5::read_ints(s, decomposition_weight_name);
+            if (snap.decomposition_weight.size() != b.size())
+                throw InputError(where + "/" + decomposition_weight_name + " has " +
+                                 std::to_string(snap.decomposition_weight.size()) +
+                                 " rows, not one per body (" + std::to_string(b.size()) + ")");
+            for (const std::int64_t w : snap.decomposition_weight)
+                if (w < 0)
+                    throw InputError(where + "/" + decomposition_weight_name +
+                                     " holds a negative weight (" + std::to_string(w) + ")");
+        }
     } catch (const IoError& e) {
         throw InputError(where + ": " + e.what());
     }

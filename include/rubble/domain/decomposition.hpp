@@ -3,9 +3,9 @@
 // Domain decomposition by work (issue 34, item 2; docs/plans/mpi-distributed-runs.md,
 // section 1). The bodies of all ranks are laid out along the Morton curve (tree/morton.hpp) of
 // the cube that holds them all, and the curve is cut into one piece per rank, each holding an
-// equal share of the bodies' weight (their measured cost: gravity interactions, collision
-// events). A piece is a contiguous key range, so it is a union of octree cells, as in
-// Warren and Salmon's hashed oct-tree (1993), SWIFT and Gadget-4.
+// equal share of the bodies' weight (their measured cost: run/run_ranks.hpp weighs each body
+// by its tree interactions). A piece is a contiguous key range, so it is a union of octree
+// cells, as in Warren and Salmon's hashed oct-tree (1993), SWIFT and Gadget-4.
 //
 // The cuts are found by descending the 63 key bits: at each bit every cut tries the key with
 // that bit set and keeps it while the bodies before it weigh less than the cut's share, one

@@ -26,10 +26,11 @@ namespace rubble::domain {
 void unpack_bodies(std::span<const std::byte> bytes, Bodies& b, std::vector<std::int64_t>& order);
 
 /// Sends every body to the rank destination[k] (this one included) with its spheres, hull and
-/// order value; afterwards this rank holds what was sent to it, its rows sorted by order. The
-/// ids stay. Collective. Throws std::invalid_argument on every rank when any rank's
-/// destinations or order values are not one per body or name no rank.
+/// order value (and, given `weight`, its weight: the decomposition's per-body cost); afterwards
+/// this rank holds what was sent to it, its rows sorted by order. The ids stay. Collective:
+/// every rank passes a weight or none. Throws std::invalid_argument on every rank when any
+/// rank's destinations, order values or weights are not one per body or name no rank.
 void migrate(Bodies& b, std::vector<std::int64_t>& order, std::span<const int> destination,
-             core::Communicator& world);
+             core::Communicator& world, std::vector<std::int64_t>* weight = nullptr);
 
 } // namespace rubble::domain

@@ -18,17 +18,22 @@
 namespace rubble::domain {
 
 /// Deals rank 0's bodies (every body of the run, rows in serial order; the other ranks hold
-/// none) out to the domains of a decomposition into equal numbers of bodies (decompose with
-/// unit weights), after giving every rank rank 0's catalogue of hull shapes (shapes never
-/// change during a run; each is rebuilt from its vertices and triangles, bit for bit the
-/// one sent, as a run file reads it back). Returns each of this rank's rows' place in the
-/// serial order. Collective.
-[[nodiscard]] std::vector<std::int64_t> scatter_from_root(Bodies& b, core::Communicator& world);
+/// none) out to the domains of a decomposition into equal shares of `weight` (one per body,
+/// travelling with its body; without, equal numbers of bodies), after giving every rank rank
+/// 0's catalogue of hull shapes (shapes never change during a run; each is rebuilt from its
+/// vertices and triangles, bit for bit the one sent, as a run file reads it back). Returns
+/// each of this rank's rows' place in the serial order. Collective: every rank passes a
+/// weight or none.
+[[nodiscard]] std::vector<std::int64_t>
+scatter_from_root(Bodies& b, core::Communicator& world,
+                  std::vector<std::int64_t>* weight = nullptr);
 
-/// Decomposes the bodies of all ranks afresh into equal numbers along the Morton curve of
-/// where they are now and moves each, with its place in the serial order, to its domain's
-/// rank (rows stay in serial order). Collective.
-void redistribute(Bodies& b, std::vector<std::int64_t>& order, core::Communicator& world);
+/// Decomposes the bodies of all ranks afresh into equal shares of `weight` (without, equal
+/// numbers) along the Morton curve of where they are now and moves each, with its place in
+/// the serial order and its weight, to its domain's rank (rows stay in serial order).
+/// Collective: every rank passes a weight or none.
+void redistribute(Bodies& b, std::vector<std::int64_t>& order, core::Communicator& world,
+                  std::vector<std::int64_t>* weight = nullptr);
 
 /// A copy of every rank's bodies on rank 0, rows in serial order; empty on the other ranks.
 /// Collective.

@@ -45,6 +45,10 @@ public:
     [[nodiscard]] double interactions() const {
         return tree_.particle_interactions() + tree_.node_interactions();
     }
+    /// Interactions of each of this rank's points in the last evaluation (TreeGravity's).
+    [[nodiscard]] const std::vector<std::int64_t>& point_interactions() const {
+        return tree_.point_interactions();
+    }
     /// Bytes this rank sent in the last evaluation (its essential trees for the others).
     [[nodiscard]] std::size_t bytes_sent() const { return bytes_sent_; }
 

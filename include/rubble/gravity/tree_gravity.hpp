@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
+#include <cstdint>
 #include <vector>
 
 #include "rubble/gravity/gravity_solver.hpp"
@@ -62,6 +63,12 @@ public:
     /// Interactions of the last evaluation (body-body and body-node), for benchmarks.
     [[nodiscard]] double particle_interactions() const { return particle_interactions_; }
     [[nodiscard]] double node_interactions() const { return node_interactions_; }
+    /// Interactions (bodies and nodes) of each point of the last evaluation, in the order of
+    /// its points: its group's list length, the measured cost by which the bodies of a run
+    /// over ranks are weighted in the decomposition (domain/decomposition.hpp).
+    [[nodiscard]] const std::vector<std::int64_t>& point_interactions() const {
+        return point_interactions_;
+    }
 
 private:
     double G_, eps2_, theta_;
@@ -71,6 +78,8 @@ private:
     std::vector<WalkNode> walk_;             // packed node data for the walk
     std::vector<std::int32_t> groups_;       // walk groups (node indices)
     double particle_interactions_ = 0, node_interactions_ = 0;
+    std::vector<std::int64_t> cost_;               // interactions per point, in tree order
+    std::vector<std::int64_t> point_interactions_; // the same in the points' order
 };
 
 } // namespace rubble::gravity

@@ -40,6 +40,10 @@ struct RunRequest {
     /// A new run from these parameters instead of params_path's file (`rubble campaign`);
     /// params_path then names where they came from, for messages and the output-file checks.
     std::optional<config::ParameterSet> params;
+    /// Over several ranks: each rank's time in the steps split into computation,
+    /// communication and waiting for the other ranks, reported at the end
+    /// (core/timed_communicator.hpp; `rubble run --rank-timings`). Changes no result.
+    bool rank_timings = false;
 };
 
 /// How a run ended.

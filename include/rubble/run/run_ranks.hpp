@@ -19,15 +19,19 @@
 // check_runs_over_ranks refuses the GPU backends.
 //
 // The domains follow the bodies: after every drift, before the forces, the bodies are
-// decomposed afresh (equal numbers along the Morton curve of where they are now) and move to
-// their domain's rank (redistribute), so that each rank's bodies stay compact as a cloud
-// collapses and its essential trees small. The decomposition is a function of the positions
-// alone, never of timings, so a run resumed over the same number of ranks continues bit for
-// bit (with the tree; with direct summation the forces do not depend on it at all).
+// decomposed afresh (equal shares of weight along the Morton curve of where they are now) and
+// move to their domain's rank (redistribute), so that each rank's bodies stay compact as a
+// cloud collapses, its essential trees small and its share of the work even. With the tree a
+// body weighs its interactions in the last evaluation of the forces; otherwise each counts as
+// one. The decomposition is a function of the state (positions and those counts, which every
+// snapshot stores), never of timings, so a run resumed over the same number of ranks continues
+// bit for bit (with the tree; with direct summation the forces do not depend on it at all).
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rubble/collisions/collision_config.hpp"
@@ -49,6 +53,10 @@ void check_runs_over_ranks(const config::ParameterSet& p, const config::RunConfi
 struct WholeState {
     const Bodies* bodies = nullptr;
     const std::vector<double>* potentials = nullptr;
+    /// The weights by which the bodies were decomposed for the forces, when those depend on
+    /// the decomposition (the tree over ranks) and it was weighed; else null. Stored with each
+    /// snapshot (runfile::RunFile::write_snapshot) and given back to scatter on resume.
+    const std::vector<std::int64_t>* weights = nullptr;
 };
 
 class RunRanks {
@@ -67,11 +75,25 @@ public:
 
     /// Deals rank 0's bodies (all of the run's, in serial order) out to the domains and keeps
     /// each local body's place in the serial order. Collective. On one rank: nothing moves.
-    void scatter(Bodies& b);
+    /// `weights` (rank 0's, one per body; a resumed snapshot's WholeState::weights) weigh
+    /// the decomposition; without, each body counts as one.
+    void scatter(Bodies& b, std::vector<std::int64_t> weights = {});
     /// Decomposes the bodies of all ranks afresh by where they are and moves each to its
     /// domain's rank with its place in the serial order (rows stay in serial order).
-    /// Collective; a Simulation calls it between the drift and the forces.
+    /// Collective; a Simulation calls it between the drift and the forces. With the tree,
+    /// each body weighs its measured cost in the last evaluation of the forces (its
+    /// interactions: note_costs), so that the ranks share the work as a cloud collapses
+    /// (issue 34, item 2); else each body counts as one (direct summation costs the same for
+    /// every body). The weights are a function of the state, never of timings, and go with
+    /// the snapshots, so that a run resumed over the same ranks continues bit for bit.
     void redistribute(Bodies& b);
+    /// The tree's measured cost of each of this rank's mass points in the last evaluation of
+    /// the forces (the points gravity_at_centres laid out).
+    void note_costs(std::span<const std::int64_t> point_cost);
+    /// Each of this rank's bodies' cost in the last evaluation of the forces, rows as the
+    /// bodies' (empty when none was measured since the last redistribution, or the forces do
+    /// not depend on the decomposition).
+    [[nodiscard]] const std::vector<std::int64_t>& costs() const { return cost_; }
     /// Each local body's place in the serial order (valid after scatter).
     [[nodiscard]] const std::vector<std::int64_t>& order() const { return order_; }
 
@@ -123,8 +145,15 @@ private:
     // + k (no body has more spheres than the run had in all), a hull hull_offset + order.
     std::vector<std::int64_t> point_order_;
     std::int64_t sphere_stride_ = 1, hull_offset_ = 0;
+    std::vector<std::int64_t> point_row_; // each mass point's body row (empty: at the centres)
+    std::size_t rows_at_points_ = 0;      // bodies when the points were laid out
+    bool weighs_by_cost_ = false;         // the tree: forces depend on the decomposition
+    std::vector<std::int64_t> cost_;      // per row: measured in the last force evaluation
+    std::vector<std::int64_t> weight_;    // per row: what the current decomposition weighed
+    std::vector<std::pair<std::int64_t, std::int64_t>> gathered_costs_; // (id, cost), rank 0
     Bodies gathered_;
     std::vector<double> gathered_potentials_;
+    std::vector<std::int64_t> gathered_weights_;
 };
 
 /// RunRanks::on_root's stepper (see there): every body gathered to rank 0 in serial order,

@@ -15,6 +15,7 @@
 // derived data: a failure to write it is reported to the warning handler and the run goes on.
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,10 @@ struct Snapshot {
     /// The stepper's state at that step (its stepper_state subgroup); empty for steppers that
     /// keep none and in files written before states were stored.
     integrate::StepperState stepper_state;
+    /// The weight of each body in the decomposition over MPI ranks that the forces at this
+    /// step were found in (run/run_ranks.hpp: the tree over ranks); empty when each body
+    /// counted as one (serial runs, direct summation, older files).
+    std::vector<std::int64_t> decomposition_weight;
 };
 
 class RunFile {
@@ -65,10 +70,12 @@ public:
     [[nodiscard]] std::int64_t last_snapshot_step() const { return last_snapshot_step_; }
 
     /// Writes every buffered row, then a snapshot (two durable writes, in that order), with
-    /// the stepper's state when it keeps one (a resumed run restores it).
+    /// the stepper's state when it keeps one (a resumed run restores it) and the bodies'
+    /// decomposition weights when given (Snapshot::decomposition_weight; one per body).
     void write_snapshot(const Bodies& b, double time, std::int64_t step,
                         const CollisionTotals& totals = {},
-                        const integrate::StepperState& stepper_state = {});
+                        const integrate::StepperState& stepper_state = {},
+                        std::span<const std::int64_t> decomposition_weight = {});
     /// Buffers one diagnostics row (written at the next snapshot or flush()).
     void append_diagnostics(const integrate::Diagnostics& d);
     /// Buffers collision records of step `step` for /collisions (written with the next flush).

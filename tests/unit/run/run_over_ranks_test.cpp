@@ -125,6 +125,30 @@ TEST(RunOverRanks, AGravityRunOverOneToFourRanksWritesTheSerialFileBitwise) {
     }
 }
 
+// --rank-timings (core/timed_communicator.hpp) reports each rank's time per step and changes
+// nothing in the file.
+TEST(RunOverRanks, RankTimingsAreReportedForEveryRankAndChangeNoResult) {
+    rubble::test::TempDir dir;
+    const std::string plain = dir.file("plain.h5"), timed = dir.file("timed.h5");
+    ASSERT_EQ(run_over(3, new_run(cloud(plain))).errors[0], "");
+    RunRequest request = new_run(cloud(timed));
+    request.rank_timings = true;
+    const auto o = run_over(3, request);
+    ASSERT_EQ(o.errors[0], "");
+    rubble::test::expect_same_run(plain, timed);
+    rubble::test::expect_same_snapshots(plain, timed);
+    std::size_t at = 0;
+    while (at < o.lines.size() && o.lines[at].rfind("rank timings", 0) != 0)
+        ++at;
+    ASSERT_LT(at + 3, o.lines.size());
+    EXPECT_NE(o.lines[at].find("over 120 steps"), std::string::npos) << o.lines[at];
+    for (int r = 0; r < 3; ++r) {
+        const std::string& line = o.lines[at + 1 + static_cast<std::size_t>(r)];
+        EXPECT_EQ(line.rfind("  rank " + std::to_string(r) + ": compute ", 0), 0u) << line;
+        EXPECT_NE(line.find("waiting"), std::string::npos) << line;
+    }
+}
+
 TEST(RunOverRanks, StoppedOverThreeRanksItResumesOverTwoThenFourToTheSerialRun) {
     rubble::test::TempDir dir;
     const std::string serial = dir.file("serial.h5"), out = dir.file("out.h5");
@@ -151,8 +175,12 @@ TEST(RunOverRanks, StoppedOverThreeRanksItResumesOverTwoThenFourToTheSerialRun) 
 
 // The tree over ranks: each rank's bodies move to their domain's rank after every drift
 // (run_ranks.hpp), the forces differ from the serial tree's at the opening criterion's error,
-// and the decomposition is a function of the positions alone, so a run stopped and resumed
-// over the same number of ranks is the uninterrupted one bit for bit.
+// and the decomposition is a function of the positions and of each body's interactions in the
+// last evaluation of the forces, which every snapshot stores, so a run stopped and resumed
+// over the same number of ranks is the uninterrupted one bit for bit. (Without the stored
+// weights the resumed run's first forces are found in a decomposition by count: measured, the
+// comparison then fails.) Serial runs and direct summation store none: their files stay the
+// serial layout.
 TEST(RunOverRanks, ATreeRunResumedOverTheSameRanksIsTheUninterruptedOneBitwise) {
     rubble::test::TempDir dir;
     const auto tree = [&](const std::string& out) {
@@ -170,6 +198,13 @@ TEST(RunOverRanks, ATreeRunResumedOverTheSameRanksIsTheUninterruptedOneBitwise) 
     run_in_two_parts(tree(parts), parts, 37, 3, 3);
     rubble::test::expect_same_final_state(whole, parts);
     rubble::test::expect_same_diagnostics(whole, parts);
+    const auto stopped = rubble::runfile::read_snapshot(parts, 2); // steps 0, 20, then the stop
+    EXPECT_EQ(stopped.step, 37);
+    ASSERT_EQ(stopped.decomposition_weight.size(), stopped.bodies.size());
+    for (const std::int64_t weight : stopped.decomposition_weight)
+        EXPECT_GT(weight, 0); // every body interacts with something
+    EXPECT_TRUE(rubble::runfile::read_snapshot(parts, 0).decomposition_weight.empty()); // counts
+    EXPECT_TRUE(rubble::runfile::read_snapshot(serial, -1).decomposition_weight.empty());
     std::printf("[measured] tree run |dE/E|: serial %.3e, 3 ranks %.3e\n",
                 s.results[0].energy_error, w.results[0].energy_error);
 }
