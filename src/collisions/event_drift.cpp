@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/collisions/event_drift.hpp"
+#include "rubble/collisions/wall_overlaps.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -95,6 +96,9 @@ void EventDrivenDrift::offer_nearest_first(Upcoming& u, std::int32_t i, std::int
 }
 
 void EventDrivenDrift::offer_walls(Upcoming& u, std::int32_t i, double h) const {
+    // A ghost meets the walls on its owner's rank (GhostedDrift): its owner's changes say how.
+    if (s_.ghost != nullptr && s_.ghost[i] != 0) [[unlikely]]
+        return;
     if (detail::meets_walls_as_rigid(s_, static_cast<std::size_t>(i))) [[unlikely]] {
         detail::RigidWall::offer_walls(s_, u, i, h);
         return;
@@ -385,6 +389,16 @@ bool EventDrivenDrift::begin_drift(Bodies& b, double h, double t0, DriftStats& s
             return false;
         }
     }
+    if (ghosted_ != nullptr && !s_.config.walls.empty()) {
+        // And so are overlaps with walls (a body pushed out of a wall may then meet others).
+        double deepest = 0.0;
+        if (!find_wall_overlaps(b, s_.config.walls, s_.wall_at, s_.config.overlap_tolerance,
+                                deepest)
+                 .empty()) {
+            ghosted_->overlaps = true;
+            return false;
+        }
+    }
     if (s_.aggregates)
         handle_rigid_overlaps_at_start(b, h, t0, stats); // (walls included)
     else if (!s_.config.walls.empty())
@@ -437,13 +451,16 @@ void EventDrivenDrift::run_events(Bodies& b, double until, DriftStats& stats, bo
                 ++stats.stale_events;
                 continue;
             }
-            // (The checks measure free spheres; aggregates have their own tests.)
+            // (The checks measure free spheres; aggregates have their own tests. Ghosts follow
+            // their owners, which this rank does not check.)
             if constexpr (debug_checks)
-                if (!s_.aggregates) check_before_event(b, e, t0);
+                if (!s_.aggregates && ghosted_ == nullptr) check_before_event(b, e, t0);
             s_.advance(e.i, e.time);
             collide_wall(b, e, t0, stats);
+            if (ghosted_ != nullptr) [[unlikely]]
+                note_ghosted_collision(e, stats, s_.log.size());
             if constexpr (debug_checks)
-                if (!s_.aggregates) check_after_event(b, e, t0);
+                if (!s_.aggregates && ghosted_ == nullptr) check_after_event(b, e, t0);
             // Every wall again, the one just hit included: inside a cylinder the next contact
             // may be with the same wall.
             predict_for(e.i, -1, e.time, h);

@@ -11,10 +11,10 @@ namespace rubble::collisions {
 bool EventDrivenDrift::begin_with_ghosts(Bodies& b, double h, double t0, GhostedDrift& ghosts) {
     if (ghosts.ghost.size() != b.size())
         throw std::invalid_argument("begin_with_ghosts: one ghost flag per body is needed");
-    if (!s_.config.walls.empty() || s_.config.periodic_box > 0.0 || s_.outcome.merges() ||
-        s_.outcome.rigid_pairs() || !b.all_free_spheres())
+    if (s_.config.periodic_box > 0.0 || s_.outcome.merges() || s_.outcome.rigid_pairs() ||
+        !b.all_free_spheres())
         throw std::invalid_argument(
-            "begin_with_ghosts: free spheres that bounce, with no walls in an open box only");
+            "begin_with_ghosts: free spheres that bounce in an open box only");
     ghosts.changes.clear();
     ghosts.overlaps = false;
     next_update_ = 0;
@@ -64,7 +64,12 @@ bool EventDrivenDrift::apply_due_ghost_update(double h, double until) {
 
 void EventDrivenDrift::note_ghosted_collision(const CollisionEvent& e, DriftStats& stats,
                                               std::size_t logged) {
-    const auto i = static_cast<std::size_t>(e.i), j = static_cast<std::size_t>(e.j);
+    const auto i = static_cast<std::size_t>(e.i);
+    if (e.partner().is_wall()) { // (never a ghost's: offer_walls)
+        ghosted_->changes.push_back(BodyChange{e.time, e.i, s_.moving[i], s_.rigid[i]});
+        return;
+    }
+    const auto j = static_cast<std::size_t>(e.j);
     if (s_.ghost[i] != 0) { // (e.i < e.j: the first body is the lower in the serial order)
         --stats.collisions;
         s_.log.resize(logged);

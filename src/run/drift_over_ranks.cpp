@@ -251,6 +251,13 @@ public:
         const collisions::DriftStats stats = engine_.end_with_ghosts(work_);
         for (const integrate::ContactRecord& c : engine_.take_log()) {
             const auto place = [&](std::int64_t id) { return local_.order[*work_.index_of(id)]; };
+            if (c.id1 < 0) {
+                // Wall k's record (-1 - k, body id), placed as the serial queue orders it
+                // among the body's events of one time: walls before bodies, highest k first
+                // (event_queue.hpp, Partner: its code -2 - k).
+                records.push_back({c, place(c.id2), c.id1 - 1});
+                continue;
+            }
             const std::int64_t p1 = place(c.id1), p2 = place(c.id2);
             records.push_back({c, std::min(p1, p2), std::max(p1, p2)});
         }
@@ -326,7 +333,7 @@ void gather_log(const std::vector<OrderedRecord>& mine, core::Communicator& worl
 } // namespace
 
 bool drift_spreads_over_ranks(const collisions::CollisionConfig& c, bool all_free_spheres) {
-    return all_free_spheres && c.walls.empty() && !(c.periodic_box > 0.0) &&
+    return all_free_spheres && !(c.periodic_box > 0.0) &&
            c.outcome == collisions::ContactOutcome::bounce;
 }
 

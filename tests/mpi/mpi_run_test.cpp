@@ -183,6 +183,7 @@ TEST(MpiRun, EveryGrainModelOverThreeRanksWritesTheSerialFileBitwise) {
     const std::string dir = std::string(RUBBLE_SOURCE_DIR) + "/params/";
     const std::vector<std::vector<std::string>> cases{
         {dir + "bouncing_cubes.toml"},
+        {dir + "box_settling.toml", "--integrator.t_end", "1.0"}, // the drift spread, walls
         {dir + "polyhedra_pile.toml", "--integrator.t_end", "2000"},
         {dir + "tumbling_asteroid.toml"},
         {dir + "default.toml", "--collisions.outcome", "stick", "--integrator.t_end", "2000"}};

@@ -68,7 +68,8 @@ struct BodyChange {
 /// predicted, and a ghost's collision with one of this rank's bodies changes the ghost only
 /// until its owner's change at the same time is applied (after every collision at that time).
 /// The rows must be in the serial run's order, so that every pair is predicted as the serial
-/// run predicts it (offer(): in the order i < j) on both ranks that hold it.
+/// run predicts it (offer(): in the order i < j) on both ranks that hold it. A ghost meets no
+/// wall here (its wall contacts are its owner's, and come as its owner's changes).
 struct GhostedDrift {
     std::vector<std::uint8_t> ghost; ///< per row: 1 for another rank's body
     /// The ghosts' changes (their owners'), in time order; at one time in their owners' order.
@@ -109,9 +110,12 @@ public:
     /// ghosts' changes turned out different from some time on): starts the drift (false when
     /// some pair overlaps: nothing more to do), resolves the events before `until` (s into the
     /// drift; later calls go on from there), and ends it (the engine's statistics since the
-    /// start). A collision is counted and logged by the rank that owns its first body (the
-    /// lower row: the lower serial order), so that the ranks' counts and logs add up to the
-    /// serial run's. An engine whose phase threw is fit only to be dropped.
+    /// start). Starting, it refuses (false, GhostedDrift::overlaps) bodies that overlap each
+    /// other or a wall: the overlap strategies act on the whole state. A collision is counted
+    /// and logged by the rank that owns its first body (the lower row: the lower serial
+    /// order; a wall contact's body), so that the ranks' counts and logs add up to the serial
+    /// run's. An engine whose phase threw is fit only to be dropped. Free spheres that bounce,
+    /// walls or none, an open box.
     bool begin_with_ghosts(Bodies& b, double h, double t0, GhostedDrift& ghosts);
     void ghosted_until(Bodies& b, double until);
     DriftStats end_with_ghosts(Bodies& b);

@@ -21,10 +21,13 @@
 // prediction is made from the same two states as in the serial run, in the serial order of
 // the pair, since every rank keeps its rows in the serial order). A gas needs a few rounds; a
 // dense pile cut by domain boundaries needs about as many as chains of collisions cross them.
+// Walls are the same on every rank: a body's wall contacts are its owner's alone, and reach
+// the ranks that hold it as a ghost as its changes.
 //
 // What the spread drift does not handle, it hands to the serial engine on rank 0 over the
 // gathered state (the stepping stone that was: RunRanks::on_root), for that drift only:
-// bodies that overlap at its start (the overlap strategies act on the whole state), and
+// bodies that overlap each other or a wall at its start (the overlap strategies act on the
+// whole state), and
 // drifts that take more than max_rounds rounds. A rank's drift that throws (told wrong
 // changes, its ghosts can do what no body did) keeps what it said last and the rounds go on;
 // one that keeps throwing ends at max_rounds, and the serial engine on rank 0 then throws
@@ -43,7 +46,8 @@
 namespace rubble::run {
 
 /// True when the drift with `config` of bodies that are `all_free_spheres` can be spread over
-/// ranks: spheres that bounce (no merging, no sticking), no walls, an open box.
+/// ranks: spheres that bounce (no merging, no sticking), walls or none, an open box (not a
+/// periodic one).
 [[nodiscard]] bool drift_spreads_over_ranks(const collisions::CollisionConfig& config,
                                             bool all_free_spheres);
 

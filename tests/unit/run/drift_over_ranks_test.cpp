@@ -3,8 +3,8 @@
 // the serial engine on the same bodies: every drift's bodies bit for bit and the same
 // collision log, over 2 to 4 thread ranks (tests/support/thread_ranks.hpp), with the drifts
 // really spread (none handed to rank 0) and, where domains meet, taking more than one round.
-// What it cannot spread (bodies overlapping at the start) it hands to rank 0: still the serial
-// drift.
+// Walls, moving and turning, included. What it cannot spread (bodies overlapping each other or
+// a wall at the start) it hands to rank 0: still the serial drift.
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "rubble/boundaries/wall.hpp"
 #include "rubble/collisions/event_drift.hpp"
 #include "rubble/run/drift_over_ranks.hpp"
 #include "rubble/run/run_ranks.hpp"
@@ -213,11 +214,57 @@ TEST(DriftOverRanks, RoundsThatThrowOnSomeRankAreDrivenOnToTheSerialDrift) {
     EXPECT_GE(d.spread, 1); // (a drift spread to its end after rounds that threw)
 }
 
+// A gas in a closed box of six plane walls, one of them moving in (a piston) and one turning
+// (a plane spinning about its normal drags what it touches): a wall contact is its body's
+// owner's alone, a ghost meets no wall on the ranks that hold it and moves as its owner says.
+TEST(DriftOverRanks, AGasInABoxOfWallsIsTheSerialDriftWallContactsIncluded) {
+    const Bodies b = gas(6, 13);
+    CollisionConfig c = dissipative();
+    for (int axis = 0; axis < 3; ++axis)
+        for (const double side : {-1.0, 1.0}) {
+            rubble::boundaries::Wall w;
+            w.normal = Vec3::Zero();
+            w.normal[axis] = -side; // towards the gas
+            w.point = Vec3::Constant(2.5);
+            w.point[axis] = 2.5 + side * 3.1;
+            c.walls.push_back(w);
+        }
+    c.walls[1].velocity = Vec3(-0.2, 0.0, 0.0); // the +x face moves in
+    c.walls[4].angular_velocity = 0.5;          // the -z floor turns
+    const Drifted s = serial(b, c, 3, 1.0);
+    std::int64_t at_walls = 0;
+    for (const auto& log : s.logs)
+        for (const auto& r : log)
+            at_walls += r.id1 < 0 ? 1 : 0;
+    ASSERT_GT(at_walls, 50);
+    for (int p = 2; p <= 4; ++p) {
+        SCOPED_TRACE(p);
+        const Drifted d = over_ranks(b, c, 3, 1.0, p);
+        expect_same_drifts(s, d);
+        EXPECT_EQ(d.spread, 3);
+    }
+    EXPECT_TRUE(rubble::run::drift_spreads_over_ranks(c, true));
+}
+
 TEST(DriftOverRanks, BodiesOverlappingAtTheStartAreDriftedOnRankZeroAsTheSerialRunDoes) {
     Bodies b = gas(4, 3);
     b.pos[1] = b.pos[0] + Vec3(0.7, 0.0, 0.0); // depth 0.1 of R1 + R2 = 0.8
     CollisionConfig c = dissipative();
     c.overlaps = rubble::collisions::OverlapStrategy::push_apart;
+    const Drifted s = serial(b, c, 2, 0.5);
+    const Drifted d = over_ranks(b, c, 2, 0.5, 3);
+    expect_same_drifts(s, d);
+    EXPECT_GE(d.on_root, 1);
+}
+
+TEST(DriftOverRanks, ABodyOverlappingAWallAtTheStartIsDriftedOnRankZeroAsTheSerialRunDoes) {
+    Bodies b = gas(4, 3);
+    CollisionConfig c = dissipative();
+    c.overlaps = rubble::collisions::OverlapStrategy::push_apart;
+    rubble::boundaries::Wall floor; // z = -0.5: the bottom layer's spheres (R = 0.4) clear it
+    floor.point = Vec3(0.0, 0.0, -0.5);
+    c.walls.push_back(floor);
+    b.pos[5].z() = -0.3; // depth 0.2, half its radius
     const Drifted s = serial(b, c, 2, 0.5);
     const Drifted d = over_ranks(b, c, 2, 0.5, 3);
     expect_same_drifts(s, d);
