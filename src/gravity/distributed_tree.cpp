@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/gravity/distributed_tree.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
+#include <limits>
 #include <stdexcept>
 #include <type_traits>
 #include <utility>
@@ -15,11 +17,15 @@ namespace {
 static_assert(std::is_trivially_copyable_v<WalkNode>);
 static_assert(std::is_trivially_copyable_v<tree::Multipole>);
 
-// A domain's bounding box as it travels; `empty` for a rank without points.
-struct Box {
-    double lo[3], hi[3];
-    std::int64_t empty;
-};
+static_assert(std::is_trivially_copyable_v<DomainBox>);
+
+// The squared distance from p to the nearest of the boxes.
+double nearest_box_distance2(std::span<const DomainBox> boxes, const double* p) {
+    double d2 = std::numeric_limits<double>::infinity();
+    for (const DomainBox& b : boxes)
+        d2 = std::min(d2, tree::box_distance2(b.lo, b.hi, p));
+    return d2;
+}
 
 // Each array as its length and its values' bytes, into a buffer sized once.
 template <class T> std::size_t packed_size(const std::vector<T>& v) {
@@ -47,7 +53,51 @@ template <class T> void get(std::span<const std::byte> in, std::size_t& at, std:
 
 } // namespace
 
-ImportedTree essential_tree(const TreeGravity& tree, const double lo[3], const double hi[3]) {
+std::vector<DomainBox> domain_boxes(const TreeGravity& tree, std::size_t most) {
+    const std::vector<tree::Node>& nodes = tree.tree().nodes();
+    if (tree.walk_nodes().empty() || nodes.empty()) return {};
+    const auto splittable = [&](std::int32_t k) {
+        const tree::Node& n = nodes[static_cast<std::size_t>(k)];
+        return !n.leaf() && n.count() > tree.group_size();
+    };
+    // Largest first (ties by index: the same frontier on every machine).
+    const auto smaller = [&](std::int32_t a, std::int32_t b) {
+        const auto ca = nodes[static_cast<std::size_t>(a)].count();
+        const auto cb = nodes[static_cast<std::size_t>(b)].count();
+        return ca != cb ? ca < cb : a > b;
+    };
+    std::vector<std::int32_t> frontier{0}, open; // open: splittable frontier nodes, a heap
+    if (splittable(0)) open.push_back(0);
+    while (!open.empty()) {
+        const tree::Node& n = nodes[static_cast<std::size_t>(open.front())];
+        if (frontier.size() - 1 + static_cast<std::size_t>(n.child_count) > most) break;
+        std::pop_heap(open.begin(), open.end(), smaller);
+        const std::int32_t k = open.back();
+        open.pop_back();
+        std::erase(frontier, k);
+        for (std::int32_t c = n.first_child; c < n.first_child + n.child_count; ++c) {
+            frontier.push_back(c);
+            if (splittable(c)) {
+                open.push_back(c);
+                std::push_heap(open.begin(), open.end(), smaller);
+            }
+        }
+    }
+    std::vector<DomainBox> out;
+    out.reserve(frontier.size());
+    for (const std::int32_t k : frontier) {
+        const tree::Node& n = nodes[static_cast<std::size_t>(k)];
+        DomainBox b{};
+        for (int d = 0; d < 3; ++d) {
+            b.lo[d] = n.lo[d];
+            b.hi[d] = n.hi[d];
+        }
+        out.push_back(b);
+    }
+    return out;
+}
+
+ImportedTree essential_tree(const TreeGravity& tree, std::span<const DomainBox> boxes) {
     ImportedTree out;
     const std::vector<WalkNode>& walk = tree.walk_nodes();
     if (walk.empty()) return out;
@@ -61,7 +111,7 @@ ImportedTree essential_tree(const TreeGravity& tree, const double lo[3], const d
         queue.pop_front();
         const WalkNode& node = walk[static_cast<std::size_t>(from)];
         WalkNode& kept = out.nodes[static_cast<std::size_t>(to)];
-        if (tree::box_distance2(lo, hi, node.com) > node.open2) {
+        if (nearest_box_distance2(boxes, node.com) > node.open2) {
             kept.child_count = 0; // accepted whole for the domain: its multipole alone
             kept.first_child = -1;
             kept.begin = kept.end = 0;
@@ -128,27 +178,18 @@ void TreeGravityOverRanks::compute(std::span<const Vec3> pos, std::span<const do
         throw std::invalid_argument("TreeGravityOverRanks::compute: span sizes differ on some "
                                     "rank");
     tree_.build(pos, mass);
-    // Every domain's box: the bounding box of its points, the root's box of its tree.
-    Box mine{};
-    mine.empty = pos.empty() ? 1 : 0;
-    if (!pos.empty()) {
-        const tree::Node& root = tree_.tree().nodes()[0];
-        for (int d = 0; d < 3; ++d) {
-            mine.lo[d] = root.lo[d];
-            mine.hi[d] = root.hi[d];
-        }
-    }
-    const auto boxes = world_.all_gather_bytes(
-        std::span<const std::byte>(reinterpret_cast<const std::byte*>(&mine), sizeof mine));
+    // Every domain as a few boxes around its points (none for a rank without points).
+    const std::vector<DomainBox> mine = domain_boxes(tree_, boxes_per_domain);
+    const auto boxes = world_.all_gather_bytes(std::span<const std::byte>(
+        reinterpret_cast<const std::byte*>(mine.data()), mine.size() * sizeof(DomainBox)));
     const auto p = static_cast<std::size_t>(world_.size());
     std::vector<std::vector<std::byte>> to_rank(p);
     bytes_sent_ = 0;
     for (std::size_t r = 0; r < p; ++r) {
-        if (static_cast<int>(r) == world_.rank() || pos.empty()) continue;
-        Box theirs{};
-        std::memcpy(&theirs, boxes[r].data(), sizeof theirs);
-        if (theirs.empty != 0) continue;
-        to_rank[r] = to_bytes(essential_tree(tree_, theirs.lo, theirs.hi));
+        if (static_cast<int>(r) == world_.rank() || pos.empty() || boxes[r].empty()) continue;
+        std::vector<DomainBox> theirs(boxes[r].size() / sizeof(DomainBox));
+        std::memcpy(theirs.data(), boxes[r].data(), theirs.size() * sizeof(DomainBox));
+        to_rank[r] = to_bytes(essential_tree(tree_, theirs));
         bytes_sent_ += to_rank[r].size();
     }
     const auto received = world_.exchange(to_rank);

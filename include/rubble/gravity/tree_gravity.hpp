@@ -53,6 +53,7 @@ public:
     [[nodiscard]] const std::vector<WalkNode>& walk_nodes() const { return walk_; }
     [[nodiscard]] double theta() const { return theta_; }
     [[nodiscard]] int order() const { return order_; }
+    [[nodiscard]] int group_size() const { return group_size_; }
     [[nodiscard]] std::string name() const override {
         return std::string(enum_name(backend_names, Backend::tree));
     }
