@@ -11,10 +11,8 @@ namespace rubble::collisions {
 bool EventDrivenDrift::begin_with_ghosts(Bodies& b, double h, double t0, GhostedDrift& ghosts) {
     if (ghosts.ghost.size() != b.size())
         throw std::invalid_argument("begin_with_ghosts: one ghost flag per body is needed");
-    if (s_.config.periodic_box > 0.0 || s_.outcome.merges() || s_.outcome.rigid_pairs() ||
-        !b.all_free_spheres())
-        throw std::invalid_argument(
-            "begin_with_ghosts: free spheres that bounce in an open box only");
+    if (s_.outcome.merges() || s_.outcome.rigid_pairs() || !b.all_free_spheres())
+        throw std::invalid_argument("begin_with_ghosts: free spheres that bounce only");
     ghosts.changes.clear();
     ghosts.overlaps = false;
     next_update_ = 0;

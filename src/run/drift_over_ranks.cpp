@@ -92,6 +92,24 @@ bool meets_any(const Box& b, std::span<const Box> region) {
     return false;
 }
 
+// The same in a periodic box of side L (L > 0): whether any periodic image of the box meets
+// the region. Paths are not wrapped during a drift (the engine wraps positions at its end), so
+// a body near one face meets the region near the opposite one through the image a period
+// away, as the engine's neighbour lists find the pair.
+bool meets_any(const Box& b, std::span<const Box> region, double L) {
+    if (!(L > 0.0)) return meets_any(b, region);
+    for (int x = -1; x <= 1; ++x)
+        for (int y = -1; y <= 1; ++y)
+            for (int z = -1; z <= 1; ++z) {
+                const Vec3 shift = L * Vec3(x, y, z);
+                Box image = b;
+                image.lo += shift;
+                image.hi += shift;
+                if (meets_any(image, region)) return true;
+            }
+    return false;
+}
+
 // A change on the wire: the body's place in the serial order, the time, its line and its
 // contact state (the row is the receiver's to find).
 constexpr std::size_t change_doubles = 18;
@@ -333,8 +351,7 @@ void gather_log(const std::vector<OrderedRecord>& mine, core::Communicator& worl
 } // namespace
 
 bool drift_spreads_over_ranks(const collisions::CollisionConfig& c, bool all_free_spheres) {
-    return all_free_spheres && !(c.periodic_box > 0.0) &&
-           c.outcome == collisions::ContactOutcome::bounce;
+    return all_free_spheres && c.outcome == collisions::ContactOutcome::bounce;
 }
 
 DriftOverRanks::DriftOverRanks(const collisions::CollisionConfig& config, RunRanks& ranks,
@@ -442,7 +459,7 @@ bool DriftOverRanks::drift_spread(Bodies& b, double h, double t0, integrate::Ste
             std::vector<std::size_t> rows;
             std::vector<std::int64_t> rows_order;
             for (std::size_t k = 0; k < n; ++k)
-                if (ghost_on[r][k] == 0 && meets_any(swept[k], theirs)) {
+                if (ghost_on[r][k] == 0 && meets_any(swept[k], theirs, config_.periodic_box)) {
                     ghost_on[r][k] = 1;
                     rows.push_back(k);
                     rows_order.push_back(order[k]);

@@ -114,8 +114,8 @@ public:
     /// other or a wall: the overlap strategies act on the whole state. A collision is counted
     /// and logged by the rank that owns its first body (the lower row: the lower serial
     /// order; a wall contact's body), so that the ranks' counts and logs add up to the serial
-    /// run's. An engine whose phase threw is fit only to be dropped. Free spheres that bounce,
-    /// walls or none, an open box.
+    /// run's. An engine whose phase threw is fit only to be dropped. Free spheres that bounce
+    /// (walls, a periodic box: as in drift()).
     bool begin_with_ghosts(Bodies& b, double h, double t0, GhostedDrift& ghosts);
     void ghosted_until(Bodies& b, double until);
     DriftStats end_with_ghosts(Bodies& b);

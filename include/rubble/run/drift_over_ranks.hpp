@@ -22,7 +22,8 @@
 // the pair, since every rank keeps its rows in the serial order). A gas needs a few rounds; a
 // dense pile cut by domain boundaries needs about as many as chains of collisions cross them.
 // Walls are the same on every rank: a body's wall contacts are its owner's alone, and reach
-// the ranks that hold it as a ghost as its changes.
+// the ranks that hold it as a ghost as its changes. In a periodic box a body is another rank's
+// ghost when an image of its path comes within reach of that rank's paths.
 //
 // What the spread drift does not handle, it hands to the serial engine on rank 0 over the
 // gathered state (the stepping stone that was: RunRanks::on_root), for that drift only:
@@ -46,8 +47,8 @@
 namespace rubble::run {
 
 /// True when the drift with `config` of bodies that are `all_free_spheres` can be spread over
-/// ranks: spheres that bounce (no merging, no sticking), walls or none, an open box (not a
-/// periodic one).
+/// ranks: spheres that bounce (no merging, no sticking), with walls or none, in an open or a
+/// periodic box.
 [[nodiscard]] bool drift_spreads_over_ranks(const collisions::CollisionConfig& config,
                                             bool all_free_spheres);
 

@@ -3,8 +3,9 @@
 // the serial engine on the same bodies: every drift's bodies bit for bit and the same
 // collision log, over 2 to 4 thread ranks (tests/support/thread_ranks.hpp), with the drifts
 // really spread (none handed to rank 0) and, where domains meet, taking more than one round.
-// Walls, moving and turning, included. What it cannot spread (bodies overlapping each other or
-// a wall at the start) it hands to rank 0: still the serial drift.
+// Walls, moving and turning, and periodic boxes included. What it cannot spread (bodies overlapping
+// each other or a wall at the start) it hands to rank 0: still the serial drift.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -242,6 +243,36 @@ TEST(DriftOverRanks, AGasInABoxOfWallsIsTheSerialDriftWallContactsIncluded) {
         const Drifted d = over_ranks(b, c, 3, 1.0, p);
         expect_same_drifts(s, d);
         EXPECT_EQ(d.spread, 3);
+    }
+    EXPECT_TRUE(rubble::run::drift_spreads_over_ranks(c, true));
+}
+
+// The gas in a periodic box: bodies meet across the box's faces through their images, where
+// domains cut along the Morton curve of the box meet too; positions are wrapped at the end of
+// each drift, by each body's owner.
+TEST(DriftOverRanks, AGasInAPeriodicBoxIsTheSerialDriftAcrossTheFaces) {
+    Bodies b = gas(8, 17);
+    for (Vec3& x : b.pos)
+        x -= Vec3::Constant(3.5); // the lattice's 8 layers a spacing apart across each face
+    CollisionConfig c = dissipative();
+    c.periodic_box = 8.0;
+    const Drifted s = serial(b, c, 6, 0.5);
+    std::int64_t across = 0; // collisions of bodies a box apart
+    for (std::size_t k = 0; k < s.logs.size(); ++k)
+        for (const auto& r : s.logs[k]) {
+            const Bodies& at = k == 0 ? b : s.states[k - 1];
+            const auto row = [&](std::int64_t id) {
+                return static_cast<std::size_t>(std::find(at.id.begin(), at.id.end(), id) -
+                                                at.id.begin());
+            };
+            across += (at.pos[row(r.id1)] - at.pos[row(r.id2)]).cwiseAbs().maxCoeff() > 4.0;
+        }
+    ASSERT_GT(across, 20);
+    for (int p = 2; p <= 4; ++p) {
+        SCOPED_TRACE(p);
+        const Drifted d = over_ranks(b, c, 6, 0.5, p);
+        expect_same_drifts(s, d);
+        EXPECT_EQ(d.spread, 6);
     }
     EXPECT_TRUE(rubble::run::drift_spreads_over_ranks(c, true));
 }
