@@ -78,13 +78,18 @@ int main(int argc, char** argv) {
     world.barrier();
     const auto t = std::chrono::steady_clock::now();
     for (int k = 0; k < drifts; ++k) {
+        const auto drift_start = std::chrono::steady_clock::now();
+        const std::int64_t failed_before = spread.failed_rounds();
         const auto stats = spread.advance(mine, h, k * h, false);
         ranks.redistribute(mine);
         if (world.rank() == 0)
-            std::printf("drift %d: %lld collisions, %g rounds, %g ghosts\n", k,
-                        static_cast<long long>(stats.contacts),
+            std::printf("drift %d: %lld collisions, %g rounds (%lld failed on some rank), %g "
+                        "ghosts, %.3f s\n",
+                        k, static_cast<long long>(stats.contacts),
                         rubble::integrate::work_counter(stats, "rounds"),
-                        rubble::integrate::work_counter(stats, "ghosts"));
+                        static_cast<long long>(spread.failed_rounds() - failed_before),
+                        rubble::integrate::work_counter(stats, "ghosts"),
+                        seconds_since(drift_start));
     }
     world.barrier();
     const double spread_seconds = seconds_since(t);

@@ -515,18 +515,19 @@ bool DriftOverRanks::drift_spread(Bodies& b, double h, double t0, integrate::Ste
             drift->redo(updates_from(told, drift->local()));
         } catch (const std::exception&) {
             // Told wrong changes, a rank's drift can meet what no body did (a ghost put where
-            // one of its bodies is: a collapse, a renewal without end). It keeps what it said
-            // last and the rounds go on; a failure that does not pass is the serial run's,
+            // one of its bodies is: a collapse, a renewal without end). It says what its bodies
+            // did before (events come in time order, so that part is as good as any round's:
+            // exact up to the first wrong change it was told) and the rounds go on: saying
+            // nothing new instead can leave the ranks where they were, the same wrong changes
+            // told again and the same failure, round after round (measured: a gas of 32,768
+            // spheres over two ranks). A failure that does not pass is the serial run's,
             // which rank 0 meets after the last round.
             failed = true;
         }
         if (world.max(drift && drift->overlaps() ? 1 : 0) != 0) return false;
         failed_last = failed;
         failed_rounds_ += world.sum(failed ? 1 : 0);
-        if (failed) {
-            drift.reset(); // (its engine stopped part-way: the next round starts afresh)
-            continue;
-        }
+        if (failed && !drift) continue; // (nothing drifted: it keeps what it said last)
 
         changes.clear();
         for (std::size_t k = 0; k < n; ++k) {
@@ -546,6 +547,7 @@ bool DriftOverRanks::drift_spread(Bodies& b, double h, double t0, integrate::Ste
         }
         for (std::size_t k = 0; k < n; ++k)
             swept[k].add(end[k], b.radius[k]);
+        if (failed) drift.reset(); // (its engine stopped part-way: the next round starts afresh)
     }
     return false;
 }
