@@ -210,19 +210,18 @@ bool same_change(const BodyChange& a, const BodyChange& c) {
            r.speed == q.speed;
 }
 
-// One rank's drift with its ghosts, round after round: the engine is copied at checkpoints
-// (the drift's start and every h / checkpoints after it), so that a round whose ghosts'
-// changes first differ from the last round's at time t goes back to the last checkpoint
-// before t, not to the start: what lay before t is unchanged, since events are resolved in
-// time order.
+// One rank's drift with its ghosts, round after round, window after window: the engine is
+// copied at checkpoints (the drift's start and the end of every window, h / windows apart), so
+// that a round whose ghosts' changes first differ from the last round's at time t goes back to
+// the last checkpoint at or before t, not to the start: what lay before t is unchanged, since
+// events are resolved in time order. A round drifts only to the end of the current window.
 class RankDrift {
 public:
-    static constexpr int checkpoints = 2;
-
     RankDrift(const collisions::CollisionConfig& config, const Bodies& own,
               std::span<const std::int64_t> own_order, const Bodies& ghosts,
-              std::span<const std::int64_t> ghost_order, double h, double t0)
-        : local_(own, own_order, ghosts, ghost_order), config_(config), h_(h), t0_(t0) {
+              std::span<const std::int64_t> ghost_order, double h, double t0, int windows)
+        : local_(own, own_order, ghosts, ghost_order), config_(config), h_(h), t0_(t0),
+          windows_(windows) {
         ghosted_.ghost = local_.ghost;
     }
 
@@ -231,15 +230,19 @@ public:
     /// This rank's bodies' changes in the last redo(), in the order made.
     [[nodiscard]] const std::vector<BodyChange>& changes() const { return ghosted_.changes; }
 
-    /// Drifts again with `updates` (nothing when they are the last round's).
-    void redo(std::vector<BodyChange> updates) {
+    /// Drifts again with `updates` to the end of window `window` (nothing when they are the
+    /// last round's and it is there already).
+    void redo(std::vector<BodyChange> updates, int window) {
         if (!saved_.empty()) {
             std::size_t same = 0;
             const auto& old = ghosted_.updates;
             while (same < updates.size() && same < old.size() &&
                    same_change(updates[same], old[same]))
                 ++same;
-            if (same == updates.size() && same == old.size()) return;
+            if (same == updates.size() && same == old.size()) {
+                run_to(window); // (on from where it is, if the window moved on)
+                return;
+            }
             const double first = std::min(same < updates.size() ? updates[same].time : h_,
                                           same < old.size() ? old[same].time : h_);
             std::size_t back = 0; // the last checkpoint at or before `first`
@@ -252,15 +255,17 @@ public:
             ghosted_.changes.resize(s.changes);
             ghosted_.updates = std::move(updates);
             engine_.use_ghosts(ghosted_);
-            run_from(back);
+            reached_ = s.window;
+            run_to(window);
             return;
         }
         ghosted_.updates = std::move(updates);
         engine_ = collisions::EventDrivenDrift(config_);
         work_ = local_.bodies;
         if (!engine_.begin_with_ghosts(work_, h_, t0_, ghosted_)) return;
-        saved_.push_back({0.0, engine_, work_, 0});
-        run_from(0);
+        saved_.push_back({0.0, 0, engine_, work_, 0});
+        reached_ = 0;
+        run_to(window);
     }
 
     /// The drift ended: this rank's own bodies in `b`, its collision records (their bodies'
@@ -289,23 +294,30 @@ public:
 private:
     struct Saved {
         double time;
+        int window; // windows done at `time`
         collisions::EventDrivenDrift engine;
         Bodies work;
         std::size_t changes;
     };
-    // The events from checkpoint `from` to the end, checkpoints saved on the way.
-    void run_from(std::size_t from) {
-        for (auto k = static_cast<int>(from) + 1; k < checkpoints; ++k) {
-            const double t = h_ * k / checkpoints;
+    // The events on to the end of window `window` (the last: to the drift's end), a checkpoint
+    // at the end of each window passed.
+    void run_to(int window) {
+        for (; reached_ <= window && reached_ < windows_; ++reached_) {
+            if (reached_ + 1 == windows_) {
+                engine_.ghosted_until(work_, std::numeric_limits<double>::infinity());
+                continue;
+            }
+            const double t = h_ * (reached_ + 1) / windows_;
             engine_.ghosted_until(work_, t);
-            saved_.push_back({t, engine_, work_, ghosted_.changes.size()});
+            saved_.push_back({t, reached_ + 1, engine_, work_, ghosted_.changes.size()});
         }
-        engine_.ghosted_until(work_, std::numeric_limits<double>::infinity());
     }
 
     LocalBodies local_;
     collisions::CollisionConfig config_;
     double h_, t0_;
+    int windows_;
+    int reached_ = 0; // windows done
     collisions::GhostedDrift ghosted_;
     collisions::EventDrivenDrift engine_{config_};
     Bodies work_;
@@ -448,7 +460,8 @@ bool DriftOverRanks::drift_spread(Bodies& b, double h, double t0, integrate::Ste
     std::unique_ptr<RankDrift> drift;
     bool failed_last = false; // this rank's last drift threw
 
-    for (int round = 0; round <= max_rounds; ++round) {
+    int window = 0, window_round = 0; // the window drifted to, the round that began it
+    for (int round = 0;; ++round) {
         // What each rank must hear: the bodies whose paths now come within reach of its bodies'
         // paths, as new ghosts, and the last round's changes of every body it holds as a ghost.
         const auto regions = world.all_gather_bytes(region_of(b.pos, swept));
@@ -492,8 +505,13 @@ bool DriftOverRanks::drift_spread(Bodies& b, double h, double t0, integrate::Ste
                 news = true;
             }
         }
-        // No rank heard anything new: the last round drifted with what every body did.
-        if (world.max(news || new_ghosts || failed_last ? 1 : 0) == 0 && round > 0) {
+        // No rank heard anything new: the last round drifted to the window's end with what
+        // every body did; on to the next window, or the drift is done.
+        const bool quiet = world.max(news || new_ghosts || failed_last ? 1 : 0) == 0;
+        if (quiet && round > window_round && window + 1 < windows_) {
+            ++window;
+            window_round = round;
+        } else if (quiet && round > window_round) {
             std::vector<OrderedRecord> records;
             const collisions::DriftStats drifted = drift->finish(b, records);
             stats.contacts = world.sum(drifted.collisions);
@@ -501,9 +519,17 @@ bool DriftOverRanks::drift_spread(Bodies& b, double h, double t0, integrate::Ste
                           {"ghosts", static_cast<double>(
                                          world.sum(static_cast<std::int64_t>(ghosts.size())))}};
             if (config_.log) gather_log(records, world, log_);
+            // (The same on every rank: so are the rounds.)
+            if (round > 5 * windows_)
+                windows_ = std::min(2 * windows_, max_windows);
+            else if (round < 3 * windows_)
+                windows_ = std::max(windows_ / 2, 1);
             return true;
         }
-        if (round == max_rounds) break;
+        if (round - window_round == max_rounds) {
+            windows_ = std::min(2 * windows_, max_windows);
+            break;
+        }
 
         // This round's drift: the rank's bodies and its ghosts, each ghost moving as its owner
         // said in the last round; from the start when the ghosts are new, else from the last
@@ -511,8 +537,9 @@ bool DriftOverRanks::drift_spread(Bodies& b, double h, double t0, integrate::Ste
         bool failed = false;
         try {
             if (new_ghosts || !drift)
-                drift = std::make_unique<RankDrift>(config_, b, order, ghosts, ghost_order, h, t0);
-            drift->redo(updates_from(told, drift->local()));
+                drift = std::make_unique<RankDrift>(config_, b, order, ghosts, ghost_order, h, t0,
+                                                    windows_);
+            drift->redo(updates_from(told, drift->local()), window);
         } catch (const std::exception&) {
             // Told wrong changes, a rank's drift can meet what no body did (a ghost put where
             // one of its bodies is: a collapse, a renewal without end). It says what its bodies

@@ -57,6 +57,15 @@ public:
     /// Rounds of one drift before it is handed to rank 0 (each round drifts every rank's
     /// bodies once).
     static constexpr int max_rounds = 32;
+    /// The most windows a drift is cut into. The ranks find the fixed point over one window
+    /// at a time (a round drifts to the window's end, from the last copy of the engine made
+    /// at or before the first change it was told differently), so that a round re-drifts a
+    /// window, not the drift, and the chains of collisions across domains that set the number
+    /// of rounds are cut short; but each window takes a round more at least, and a copy of the
+    /// engine. The number of windows follows the rounds: doubled after a drift that took more
+    /// than 5 rounds per window (or was handed to rank 0 for its rounds), halved after one of
+    /// fewer than 3. The result does not depend on it, only the speed.
+    static constexpr int max_windows = 8;
 
     /// Which drifts are spread: those that are faster spread than on rank 0 (`adaptive`: the
     /// slowest rank's wall time of each kind of drift, a running mean, each tried again every
@@ -89,6 +98,8 @@ public:
     [[nodiscard]] std::int64_t drifts_on_root() const { return on_root_drifts_; }
     /// Rounds in which a rank's drift threw (each rank's counted), so far.
     [[nodiscard]] std::int64_t failed_rounds() const { return failed_rounds_; }
+    /// Windows the next spread drift is cut into.
+    [[nodiscard]] int windows() const { return windows_; }
 
 private:
     /// The drift spread over the ranks; false (on every rank) when it must go to rank 0,
@@ -107,6 +118,7 @@ private:
     Placement placement_;
     std::int64_t spread_ = 0, on_root_drifts_ = 0, drifts_ = 0, failed_rounds_ = 0;
     double spread_seconds_ = -1.0, root_seconds_ = -1.0; // s per drift (< 0: not yet measured)
+    int windows_ = 1;
 };
 
 } // namespace rubble::run
