@@ -20,7 +20,10 @@
 // their fixed point is the serial drift (by induction on the event times; every pair's
 // prediction is made from the same two states as in the serial run, in the serial order of
 // the pair, since every rank keeps its rows in the serial order). A gas needs a few rounds; a
-// dense pile cut by domain boundaries needs about as many as chains of collisions cross them.
+// dense pile cut by domain boundaries needs about as many as chains of collisions cross them,
+// so a drift that took many rounds makes the next one be cut into windows (max_windows), whose
+// fixed points are found one after the other: a round then re-drifts a window, and the chains
+// within one window are shorter.
 // Walls are the same on every rank: a body's wall contacts are its owner's alone, and reach
 // the ranks that hold it as a ghost as its changes. In a periodic box a body is another rank's
 // ghost when an image of its path comes within reach of that rank's paths.
@@ -29,10 +32,11 @@
 // gathered state (the stepping stone that was: RunRanks::on_root), for that drift only:
 // bodies that overlap each other or a wall at its start (the overlap strategies act on the
 // whole state), and
-// drifts that take more than max_rounds rounds. A rank's drift that throws (told wrong
-// changes, its ghosts can do what no body did) keeps what it said last and the rounds go on;
-// one that keeps throwing ends at max_rounds, and the serial engine on rank 0 then throws
-// what the serial run throws, if anything. Either way the result is the serial run's.
+// drifts whose window takes more than max_rounds rounds. A rank's drift that throws (told
+// wrong changes, its ghosts can do what no body did) says what its bodies did before the
+// failure and the rounds go on; one that keeps throwing ends at max_rounds, and the serial
+// engine on rank 0 then throws what the serial run throws, if anything. Either way the result
+// is the serial run's.
 #include <chrono>
 #include <cstdint>
 #include <memory>
