@@ -44,7 +44,12 @@ def main():
     p.add_argument("--ranks", default="2,4")
     p.add_argument("--steps", type=int, default=4)
     p.add_argument("--build", default=os.path.join(ROOT, "build/release"))
+    p.add_argument("--serial", help="the serial executable (default: BUILD/rubble)")
+    p.add_argument("--mpi", help="the MPI executable (default: BUILD/mpi/rubble)")
+    p.add_argument("--mpirun", default="mpirun", help="the launcher, with its options")
     a = p.parse_args()
+    serial = a.serial or os.path.join(a.build, "rubble")
+    mpi = a.mpi or os.path.join(a.build, "mpi/rubble")
     env = dict(os.environ, OMP_NUM_THREADS="1", OMPI_ALLOW_RUN_AS_ROOT="1",
                OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", OMPI_MCA_rmaps_base_oversubscribe="1")
     line = re.compile(r"rank (\d+): compute ([\d.]+), communication ([\d.]+), waiting ([\d.]+), "
@@ -59,8 +64,8 @@ def main():
         out = os.path.join(tmp, "s.h5")
         for n in (int(x) for x in a.n.split(",")):
             for ranks in [1] + [int(x) for x in a.ranks.split(",")]:
-                cmd = ([os.path.join(a.build, "rubble")] if ranks == 1 else
-                       ["mpirun", "-np", str(ranks), os.path.join(a.build, "mpi/rubble")])
+                cmd = ([serial] if ranks == 1 else
+                       a.mpirun.split() + ["-np", str(ranks), mpi])
                 extra = [] if ranks == 1 else ["--rank-timings"]
                 w1, r1 = run(cmd + args_for(n, short, out) + extra, env, ranks, line, wall)
                 w2, r2 = run(cmd + args_for(n, long, out) + extra, env, ranks, line, wall)

@@ -9,8 +9,8 @@ R=$(cd "$(dirname "$0")/../.." && pwd); K=$R/.devkit; B=$R/build/release
 rm -rf $K; mkdir -p $K/bin $K/lib $K/root
 grep -qx '/.devkit/' $R/.git/info/exclude || echo '/.devkit/' >> $R/.git/info/exclude
 cp $B/rubble $K/bin/rubble; cp $B/mpi/rubble $K/bin/rubble_mpi
-cp $B/tests/rubble_gpu_tests $B/bench/rubble_gpu_bench $B/bench/rubble_mpi_gather_bench $B/tests/rubble_mpi_ranks_tests $K/bin/
-cp $R/bench/device/mpi_scaling.sh $R/bench/device/same_h5.py $R/bench/device/cloud.toml $K/
+cp $B/tests/rubble_gpu_tests $B/bench/rubble_gpu_bench $B/bench/rubble_mpi_gather_bench $B/bench/rubble_mpi_drift_bench $B/tests/rubble_mpi_ranks_tests $K/bin/
+cp $R/bench/device/mpi_scaling.sh $R/bench/device/same_h5.py $R/bench/device/cloud.toml $R/bench/mpi_model.py $K/
 strip $K/bin/*
 skip='^(linux-vdso|libc\.so|libm\.so|ld-linux|libstdc\+\+|libgcc_s|libresolv|libpthread|libdl\.so|librt\.so|libcuda)'
 for f in $K/bin/* /usr/bin/orterun /usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/*.so /usr/lib/x86_64-linux-gnu/pmix2/lib/pmix/*.so; do
