@@ -84,6 +84,9 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
                      "Stop (resumably, with a snapshot) after this many steps")
         ->check(CLI::NonNegativeNumber);
     run_cmd->add_flag("--quiet", run.quiet, "No progress line");
+    run_cmd->footer("Walls are [[walls]] tables of the parameter file (type = \"plane\", \"box\", "
+                    "\"cylinder\" or \"hull\", one table per wall), which have no command-line "
+                    "options; their keys are in docs/parameters.md, \"[[walls]]\".\n");
     run_cmd->add_flag("--rank-timings", run.request.rank_timings,
                       "Over MPI ranks: report each rank's time per step split into computation, "
                       "communication and waiting (docs/mpi.md)");
@@ -119,6 +122,21 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
         "xdmf", "Write the XDMF sidecar (RUN.xdmf, opened by ParaView) of existing run files");
     xdmf_cmd->add_option("runs", xdmf_paths, "HDF5 outputs of rubble runs")->required();
 
+    // A first word that names no command: said by name (CLI11 would only ask for one).
+    if (argc > 1 && argv[1][0] != '-') {
+        std::string names;
+        bool known = false;
+        for (const CLI::App* c : app.get_subcommands({})) {
+            known = known || c->get_name() == argv[1];
+            names += (names.empty() ? "" : ", ") + c->get_name();
+        }
+        if (!known) {
+            if (world.rank() == 0)
+                err << "error: '" << argv[1] << "' is not a rubble command; the commands are "
+                    << names << " (rubble --help)\n";
+            return 2;
+        }
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

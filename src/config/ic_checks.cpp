@@ -196,8 +196,12 @@ void check_gravity_scales(const ParameterSet& p, const RunConfig& c, const Plann
 
 // The same numbers from an initial-condition file's bodies, or nothing when a value is not
 // finite and positive where it must be: validation then names the body that has it.
-std::optional<PlannedSystem> loaded_system(const RunConfig& c) {
-    const Bodies b = runfile::read_snapshot(c.ic.file.path, c.ic.file.snapshot).bodies;
+std::optional<PlannedSystem> loaded_system(const ParameterSet& p, const RunConfig& c) {
+    const runfile::Snapshot snap = runfile::read_snapshot(c.ic.file.path, c.ic.file.snapshot);
+    const Bodies& b = snap.bodies;
+    if (b.size() == 0)
+        throw p.error("ic.file.path", "its snapshot " + std::to_string(snap.index) +
+                                          " holds no bodies: an initial state needs at least one");
     for (std::size_t i = 0; i < b.size(); ++i) {
         if (!(finite_positive(b.mass[i]) && finite_positive(b.radius[i]) && b.pos[i].allFinite() &&
               b.vel[i].allFinite() && b.spin[i].allFinite()))
@@ -252,7 +256,7 @@ double available_memory() {
 void check_initial_conditions(const ParameterSet& p, const RunConfig& c) {
     if (c.ic.type == ic::IcType::file) {
         // Read once more here, so that the refusal can name where units.G was set.
-        if (const auto s = loaded_system(c)) check_scales(p, c, *s);
+        if (const auto s = loaded_system(p, c)) check_scales(p, c, *s);
         return;
     }
     if (c.ic.type == ic::IcType::cloud || c.ic.type == ic::IcType::scenario)

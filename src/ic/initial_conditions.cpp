@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/ic/initial_conditions.hpp"
 
+#include "rubble/core/error.hpp"
 #include "rubble/ic/scenario.hpp"
 #include "rubble/ic/validate.hpp"
 #include "rubble/runfile/run_file.hpp"
@@ -31,11 +32,22 @@ InitialState make_initial_state(const IcConfig& ic, std::uint64_t seed, double G
         s.bodies = make_two_body(ic.two_body, G);
         break;
     case IcType::file: {
-        runfile::Snapshot snap = runfile::read_snapshot(ic.file.path, ic.file.snapshot);
+        // Whatever is wrong with the file is said with the key that named it.
+        const std::string key = (ic.file.source.empty() ? "" : ic.file.source + ": ") +
+                                "ic.file.path = \"" + ic.file.path + "\"";
+        runfile::Snapshot snap;
+        try {
+            snap = runfile::read_snapshot(ic.file.path, ic.file.snapshot);
+        } catch (const InputError& e) {
+            throw InputError(key + ": " + e.what());
+        } catch (const IoError& e) {
+            throw IoError(key + ": " + e.what());
+        }
+        origin = key + ", snapshot " + std::to_string(snap.index);
+        if (snap.bodies.size() == 0)
+            throw InputError(origin + " holds no bodies: an initial state needs at least one");
         s.bodies = std::move(snap.bodies);
         s.time = snap.time;
-        origin = (ic.file.source.empty() ? "" : ic.file.source + ": ") + "ic.file.path = \"" +
-                 ic.file.path + "\", snapshot " + std::to_string(snap.index);
         break;
     }
     }

@@ -580,6 +580,14 @@ const std::vector<BadInput>& cases() {
          section("ic", "type = \"file\"\n[ic.file]\npath = \"{dir}/overlap.h5\"\n"),
          {},
          {"p.toml:11: ic.file.path", "ids 7 and 8 overlap"}},
+        {"IcFileWithNoBodies",
+         section("ic", "type = \"file\"\n[ic.file]\npath = \"{dir}/nobody.h5\"\n"),
+         {},
+         {"p.toml:11", "ic.file.path", "nobody.h5", "snapshot 0 holds no bodies"}},
+        {"IcFileWithoutSnapshots", // what a run killed before its first snapshot could leave
+         section("ic", "type = \"file\"\n[ic.file]\npath = \"{dir}/nosnapshot.h5\"\n"),
+         {},
+         {"p.toml:11", "ic.file.path", "nosnapshot.h5", "has no snapshot"}},
         // Command-line overrides.
         {"OverrideZeroTimeStep",
          base(),
@@ -661,6 +669,8 @@ void make_fixtures(const TempDir& dir) {
     nan.add_sphere(5, 1.0, 1.0, rubble::Vec3(std::numeric_limits<double>::quiet_NaN(), 10, 0),
                    rubble::Vec3::Zero(), rubble::Vec3::Zero());
     write_output(dir.file("nan.h5"), nan);
+    write_output(dir.file("nobody.h5"), rubble::Bodies{});
+    (void)rubble::runfile::RunFile::create(dir.file("nosnapshot.h5"), "", 0.0, false);
     dir.write("notes.txt", "not an output\n");
     dir.write("layout.txt", "# x y z r\n0 0 0 1\n1.5 0 0 x\n");
     dir.write("empty.h5", "");

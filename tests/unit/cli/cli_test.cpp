@@ -145,6 +145,17 @@ TEST(Cli, VersionAndParameterReference) {
     r = run_rubble({"run", "--help"});
     EXPECT_EQ(r.code, 0);
     EXPECT_NE(r.out.find("--ic.cloud.power_law_index"), std::string::npos);
+    // The walls, which have no options, are named with where their keys are documented.
+    EXPECT_NE(r.out.find("[[walls]] tables"), std::string::npos);
+    EXPECT_NE(r.out.find("docs/parameters.md"), std::string::npos);
+}
+
+TEST(Cli, AnUnknownCommandIsNamedWithTheCommandsThereAre) {
+    const auto r = run_rubble({"frobnicate", "p.toml"});
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("'frobnicate' is not a rubble command"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("run, campaign, params, xdmf"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
 TEST(Cli, TimeStepWarningForDenseBodies) {
