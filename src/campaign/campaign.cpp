@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
+#include <iomanip>
 #include <iterator>
 #include <set>
 #include <sstream>
@@ -35,6 +37,19 @@ const char* const per_run_keys[] = {"random.seed",       "ic.motion.v0", "ic.mot
 
 std::string where(const std::string& path, const toml::node& n) {
     return path + ":" + std::to_string(n.source().begin.line);
+}
+
+// A number as the file may have written it (shortest round-trip form).
+std::string number_text(double x) {
+    std::ostringstream os;
+    os << std::setprecision(17) << x;
+    std::string shortest = os.str();
+    for (int digits = 1; digits <= 17; ++digits) {
+        std::ostringstream t;
+        t << std::setprecision(digits) << x;
+        if (std::stod(t.str()) == x) return t.str();
+    }
+    return shortest;
 }
 
 InputError bad(const std::string& path, const toml::node& n, const std::string& key,
@@ -168,17 +183,20 @@ void read_sweep(const std::string& path, const toml::table& t, Campaign& c, Swee
                 const double x = number_of(path, l, key);
                 if (!(x > 0.0 && x <= 1.0))
                     throw bad(path, l, key,
-                              "each level must be in (0, 1], a fraction of the maxima");
+                              "each level must be in (0, 1], a fraction of the maxima; " +
+                                  number_text(x) + " is not");
                 sw.levels.push_back(x);
             }
             check_distinct(path, node, key, sw.levels);
         } else if (key == "sphere_eps_t") {
             const double x = number_of(path, node, key);
-            if (!(x >= -1.0 && x <= 1.0)) throw bad(path, node, key, "must be in [-1, 1]");
+            if (!(x >= -1.0 && x <= 1.0))
+                throw bad(path, node, key, "must be in [-1, 1]; " + number_text(x) + " is not");
             c.sphere_eps_t = x;
         } else if (key == "v0" || key == "w0" || key == "omega") {
             const double x = number_of(path, node, key);
-            if (key != "omega" && x < 0.0) throw bad(path, node, key, "must be >= 0");
+            if (key != "omega" && x < 0.0)
+                throw bad(path, node, key, "must be >= 0; " + number_text(x) + " is not");
             (key == "v0" ? sw.v0 : key == "w0" ? sw.w0 : sw.omega) = x;
         } else {
             throw InputError(

@@ -244,7 +244,7 @@ TEST(Campaign, ABadCampaignTableIsRefusedNamingTheLineAndKey) {
                    "campaign.models: lists a value twice");
     expect_refused(
         campaign(dir).replace(campaign(dir).find("levels = [1.0]"), 14, "levels = [1.5]"),
-        "campaign.levels: each level must be in (0, 1]");
+        "campaign.levels: each level must be in (0, 1], a fraction of the maxima; 1.5 is not");
     expect_refused(campaign(dir) + "[random]\nseed = 4\n",
                    "random.seed = 4: is set by the campaign for each run");
     expect_refused(campaign(dir) + "[ic.motion]\nv0 = 0.1\n", "ic.motion.v0 = ");
