@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
-#include <iomanip>
 #include <iterator>
 #include <set>
 #include <sstream>
