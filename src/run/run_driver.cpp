@@ -429,7 +429,8 @@ runfile::RunFile create_output(const Setup& s, const Bodies& bodies,
     } catch (const IoError& e) {
         std::error_code ignored;
         std::filesystem::remove(path, ignored);
-        throw IoError(std::string(e.what()) + "; the unfinished output '" + path + "' was removed");
+        throw IoError("writing the output " + s.params.described("output.file") + ": " + e.what() +
+                      "; the unfinished output '" + path + "' was removed");
     }
 }
 
@@ -451,9 +452,12 @@ LoopResult run_and_finish(integrate::Simulation& sim, RunRanks& ranks, runfile::
         return r;
     } catch (const IoError& e) {
         if (!file) throw; // rank 0 says what its file holds
-        throw IoError(std::string(e.what()) + "; " + output_kept(file->last_snapshot_step()) +
-                      ": rubble run --resume " + file->path() +
-                      " continues from there once there is room");
+        // The output named as the user named it: the key, or the file being resumed.
+        const std::string output = o.resume_path.empty() ? s.params.described("output.file")
+                                                         : "'" + o.resume_path + "' (--resume)";
+        throw IoError("writing the output " + output + ": " + e.what() + "; " +
+                      output_kept(file->last_snapshot_step()) + ": rubble run --resume " +
+                      file->path() + " continues from there once there is room");
     }
 }
 

@@ -83,6 +83,10 @@ TEST(FaultInjection, AFullDiskKeepsEveryEarlierSnapshotAndResumesExactly) {
         const std::string message = read_text(log);
         EXPECT_NE(message.find("file too large"), std::string::npos) << message;
         EXPECT_NE(message.find("keeps its snapshots up to step"), std::string::npos) << message;
+        // The output named by the key that named it, with where that was set.
+        EXPECT_NE(message.find("writing the output output.file = \""), std::string::npos)
+            << message;
+        EXPECT_NE(message.find("capped.toml:"), std::string::npos) << message;
         EXPECT_FALSE(rubble::runfile::is_complete(out));
         // Every snapshot written is whole and bitwise the uninterrupted run's.
         const auto count = rubble::runfile::snapshot_count(out);
