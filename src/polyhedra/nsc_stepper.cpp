@@ -107,9 +107,11 @@ void NscStepper::refresh_cores(const Bodies& b) {
         }
         if (failed < count) {
             cores_.clear();
-            throw InputError("collisions: hull shape " + std::to_string(failed) +
-                             " is too small for the collision margin (" + margin_text() +
-                             "): " + why);
+            // (A KeyError: the run names the key's line, config::ParameterSet::error.)
+            throw KeyError("collisions.margin", config_.margin,
+                           "hull shape " + std::to_string(failed) +
+                               " is too small for the collision margin (" + margin_text() +
+                               "): " + why);
         }
     }
     fixed_cores_.clear();
@@ -117,8 +119,9 @@ void NscStepper::refresh_cores(const Bodies& b) {
         try {
             fixed_cores_.push_back(shapes::shrunk(f.shape, margin_));
         } catch (const std::invalid_argument& e) {
-            throw InputError("collisions: " + f.name + " is too small for the collision margin (" +
-                             margin_text() + "): " + e.what());
+            throw KeyError("collisions.margin", config_.margin,
+                           f.name + " is too small for the collision margin (" + margin_text() +
+                               "): " + e.what());
         }
     }
     shapes_seen_ = shapes;

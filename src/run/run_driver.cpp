@@ -485,8 +485,12 @@ integrate::Simulation make_simulation(Setup& s, std::int64_t n_total, bool resum
         stepper = ranks.on_root(
             s.config.collisions_enabled,
             [&] {
-                return make_stepper(s.config.collisions_enabled, s.config.collisions,
-                                    s.config.polyhedra, s.state.bodies);
+                try {
+                    return make_stepper(s.config.collisions_enabled, s.config.collisions,
+                                        s.config.polyhedra, s.state.bodies);
+                } catch (const KeyError& e) { // (the margin against the shapes)
+                    throw s.params.error(e.key(), e.reason());
+                }
             },
             spread, &s.config.collisions);
     });

@@ -139,7 +139,8 @@ const std::vector<BadInput>& cases() {
          base("grain = \"cube\"\ngrain_model = \"polyhedron\"\n") +
              "[collisions]\nenabled = true\nmargin = 1e9\n",
          {},
-         {"hull shape 0 is too small for the collision margin", "collisions.margin = 1e+09 m"}},
+         {"p.toml:11: collisions.margin = 1000000000.0",
+          "hull shape 0 is too small for the collision margin", "collisions.margin = 1e+09 m"}},
         {"BadContactSolver",
          section("collisions", "solver = \"cg\"\n"),
          {},
