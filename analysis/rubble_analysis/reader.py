@@ -14,6 +14,7 @@ import contextlib
 import dataclasses
 import faulthandler
 import functools
+import io
 import math
 import mmap
 import os
@@ -283,20 +284,87 @@ def _plausible(values: np.ndarray) -> np.ndarray:
     return np.abs(values) <= LIMIT
 
 
+JOURNAL_MAGIC = b"RBLJRNL1"
+
+
+class _BeforeTheWrite(io.RawIOBase):
+    """The run file as it was before the write its undo journal records, read through the
+    journal without changing either file (docs/output-format.md, "Crash safety and resume";
+    src/storage/undo_journal.cpp): the magic, the file's length before the write, then records
+    of (offset, length, the bytes that were there), little-endian 64-bit integers. A record
+    cut short was being appended when the process died, so the bytes it saves were never
+    overwritten: it is ignored, as rubble's roll-back ignores it."""
+
+    def __init__(self, path: Path, journal: bytes):
+        super().__init__()
+        self._file = open(path, "rb")  # noqa: SIM115 (closed with this object)
+        self._size = os.fstat(self._file.fileno()).st_size
+        self._patches: list[tuple[int, bytes]] = []
+        if len(journal) >= 16:
+            self._size = int.from_bytes(journal[8:16], "little")
+            at = 16
+            while at + 16 <= len(journal):
+                offset = int.from_bytes(journal[at:at + 8], "little")
+                length = int.from_bytes(journal[at + 8:at + 16], "little")
+                if length > self._size or at + 16 + length > len(journal):
+                    break
+                self._patches.append((offset, journal[at + 16:at + 16 + length]))
+                at += 16 + length
+        self._at = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def tell(self) -> int:
+        return self._at
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        base = {io.SEEK_SET: 0, io.SEEK_CUR: self._at, io.SEEK_END: self._size}[whence]
+        self._at = base + offset
+        return self._at
+
+    def readinto(self, buffer) -> int:
+        view = memoryview(buffer).cast("B")
+        n = max(0, min(len(view), self._size - self._at))
+        self._file.seek(self._at)
+        got = self._file.readinto(view[:n]) or 0
+        view[got:n] = bytes(n - got)  # (past the end of a file shorter than before: none)
+        for offset, old in self._patches:  # in the journal's order, as the roll-back applies them
+            lo, hi = max(offset, self._at), min(offset + len(old), self._at + n)
+            if lo < hi:
+                view[lo - self._at:hi - self._at] = old[lo - offset:hi - offset]
+        self._at += n
+        return n
+
+    def close(self) -> None:
+        self._file.close()
+        super().close()
+
+
 def _open_hdf5(path: Path) -> h5py.File:
     if path.is_dir():
         raise RunFormatError(f"{path}: a directory, not a run file")
     if not path.is_file():
         raise RunFormatError(f"{path}: no such file")
     # rubble's undo journal (docs/output-format.md): while it exists the file may hold a write
-    # half done. rubble rolls it back itself; the analysis only reads, so it says what to do.
-    journal = path.with_name(path.name + ".journal")
-    if journal.exists():
-        raise RunFormatError(f"{path}: a write to it is in progress or was interrupted "
-                             f"({journal.name} exists); if no run is writing it, "
-                             f"'rubble run --resume {path}' undoes the interrupted write")
+    # half done. rubble rolls it back when it next opens the file; the analysis only reads, so
+    # it reads the file as it was before that write, through the journal, and says so.
+    journal_path = path.with_name(path.name + ".journal")
+    journal = journal_path.read_bytes() if journal_path.exists() else None
+    if journal is not None and len(journal) >= 8 and journal[:8] != JOURNAL_MAGIC:
+        raise RunFormatError(f"{path}: {journal_path.name} is not a rubble undo journal; "
+                             f"'rubble run --resume {path}' says what to do")
     try:
-        return h5py.File(path, "r")
+        if journal is None:
+            return h5py.File(path, "r")
+        file = h5py.File(_BeforeTheWrite(path, journal), "r")
+        warnings.warn(f"{path}: its last write was interrupted ({journal_path.name}); reading "
+                      "it as it was before that write, without changing it ('rubble run "
+                      f"--resume {path}' undoes the write on disk)", stacklevel=3)
+        return file
     except H5PY_ERRORS as exc:
         raise RunFormatError(f"{path}: not a readable HDF5 file ({_one_line(exc)})") from exc
 

@@ -301,16 +301,73 @@ def test_a_crash_or_hang_while_opening_is_refused_in_one_line(opening, fault, va
     assert fault in err[0]
 
 
-def test_a_file_left_with_an_undo_journal_is_refused_in_one_line(valid, tmp_path, capsys):
-    """A run killed in the middle of a write leaves FILE.journal; until rubble rolls it back,
-    the file may hold the write half done."""
+def interrupted_write(valid, path, ranges, tail=4096, seed=3):
+    """valid copied to path as a write killed part-way leaves it (src/storage/undo_journal.cpp):
+    the bytes of `ranges` (offset, length) saved in path.journal, then overwritten with noise,
+    and `tail` bytes of noise appended past the old end."""
+    shutil.copy(valid, path)
+    old = path.read_bytes()
+    journal = bytearray(b"RBLJRNL1" + struct.pack("<Q", len(old)))
+    rng = random.Random(seed)
+    with open(path, "r+b") as f:
+        for offset, length in ranges:
+            journal += struct.pack("<QQ", offset, length) + old[offset:offset + length]
+            f.seek(offset)
+            f.write(bytes(rng.randrange(256) for _ in range(length)))
+        f.seek(0, os.SEEK_END)
+        f.write(bytes(rng.randrange(256) for _ in range(tail)))
+    # A record cut short by the kill: its bytes were never overwritten, so it is ignored.
+    journal += struct.pack("<QQ", 0, 64) + old[:10]
+    path.with_name(path.name + ".journal").write_bytes(bytes(journal))
+
+
+def test_a_run_whose_last_write_was_interrupted_is_read_as_before_that_write(valid, tmp_path,
+                                                                             capsys):
+    """A run killed in the middle of a write leaves FILE.journal: the analysis reads the file as
+    it was before that write, through the journal, says so in one line, and changes neither
+    file (rubble rolls the write back on disk when it next opens it)."""
+    path = tmp_path / "killed.h5"
+    size = valid.stat().st_size
+    # The superblock, a stretch in the middle (object headers, B-trees or data) and the end.
+    interrupted_write(valid, path, [(0, 96), (size // 3, 2048), (size - 512, 512)])
+    damaged, journal = path.read_bytes(), path.with_name("killed.h5.journal").read_bytes()
+    with h5py.File(valid, "r") as f:
+        names = sorted(f["snapshots"])
+    with pytest.warns(UserWarning, match="its last write was interrupted") as caught:
+        with open_run(path) as run, open_run(valid) as good:
+            assert run.snapshot_count == good.snapshot_count == len(names)
+            for k in range(good.snapshot_count):
+                a, b = run.snapshot(k), good.snapshot(k)
+                assert np.array_equal(a.position, b.position)
+                assert np.array_equal(a.velocity, b.velocity)
+    assert len(caught) == 1 and "\n" not in str(caught[0].message)
+    assert path.read_bytes() == damaged  # untouched
+    assert path.with_name("killed.h5.journal").read_bytes() == journal
+    for command in ALL:
+        code, err = run_cli(command, path, valid, tmp_path, capsys)
+        assert code == 0, err
+        assert sum("its last write was interrupted" in line for line in err) == 1, err
+
+
+def test_a_journal_cut_short_in_its_header_changed_nothing(valid, tmp_path):
+    """Killed while starting the journal: nothing was overwritten yet."""
     path = tmp_path / "killed.h5"
     shutil.copy(valid, path)
-    (tmp_path / "killed.h5.journal").write_bytes(b"RBLJRNL1" + bytes(8))
+    path.with_name("killed.h5.journal").write_bytes(b"RBLJRN")
+    with pytest.warns(UserWarning, match="interrupted"):
+        with open_run(path) as run, open_run(valid) as good:
+            assert np.array_equal(run.snapshot().position, good.snapshot().position)
+
+
+def test_a_file_beside_a_journal_that_is_not_rubbles_is_refused_in_one_line(valid, tmp_path,
+                                                                            capsys):
+    path = tmp_path / "killed.h5"
+    shutil.copy(valid, path)
+    (tmp_path / "killed.h5.journal").write_bytes(b"NOTAJRNL" + bytes(8))
     for command in ALL:
         code, err = run_cli(command, path, valid, tmp_path, capsys)
         assert_refused(code, err, path)
-        assert "rubble run --resume" in err[0]
+        assert "not a rubble undo journal" in err[0]
 
 
 def test_a_missing_file_is_refused_in_one_line(valid, tmp_path, capsys):
