@@ -197,7 +197,12 @@ void check_gravity_scales(const ParameterSet& p, const RunConfig& c, const Plann
 // The same numbers from an initial-condition file's bodies, or nothing when a value is not
 // finite and positive where it must be: validation then names the body that has it.
 std::optional<PlannedSystem> loaded_system(const ParameterSet& p, const RunConfig& c) {
-    const runfile::Snapshot snap = runfile::read_snapshot(c.ic.file.path, c.ic.file.snapshot);
+    runfile::Snapshot snap;
+    try {
+        snap = runfile::read_snapshot(c.ic.file.path, c.ic.file.snapshot);
+    } catch (const InputError& e) { // (its contents: said with the key that named the file)
+        throw p.error("ic.file.path", e.what());
+    }
     const Bodies& b = snap.bodies;
     if (b.size() == 0)
         throw p.error("ic.file.path", "its snapshot " + std::to_string(snap.index) +

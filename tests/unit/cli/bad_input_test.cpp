@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <hdf5.h>
 
 #include "cli_runner.hpp"
 #include "rubble/runfile/run_file.hpp"
@@ -585,6 +586,10 @@ const std::vector<BadInput>& cases() {
          section("ic", "type = \"file\"\n[ic.file]\npath = \"{dir}/nobody.h5\"\n"),
          {},
          {"p.toml:11", "ic.file.path", "nobody.h5", "snapshot 0 holds no bodies"}},
+        {"IcFileSnapshotWithoutMasses",
+         section("ic", "type = \"file\"\n[ic.file]\npath = \"{dir}/nomass.h5\"\n"),
+         {},
+         {"p.toml:11", "ic.file.path", "nomass.h5", "mass"}},
         {"IcFileWithoutSnapshots", // what a run killed before its first snapshot could leave
          section("ic", "type = \"file\"\n[ic.file]\npath = \"{dir}/nosnapshot.h5\"\n"),
          {},
@@ -671,6 +676,14 @@ void make_fixtures(const TempDir& dir) {
                    rubble::Vec3::Zero(), rubble::Vec3::Zero());
     write_output(dir.file("nan.h5"), nan);
     write_output(dir.file("nobody.h5"), rubble::Bodies{});
+    // A snapshot without its masses: whole as HDF5, wrong as a rubble snapshot.
+    write_output(dir.file("nomass.h5"), two_spheres(1.0));
+    {
+        const hid_t f = H5Fopen(dir.file("nomass.h5").c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+        ASSERT_GE(f, 0);
+        EXPECT_GE(H5Ldelete(f, "snapshots/000000/mass", H5P_DEFAULT), 0);
+        H5Fclose(f);
+    }
     (void)rubble::runfile::RunFile::create(dir.file("nosnapshot.h5"), "", 0.0, false);
     dir.write("notes.txt", "not an output\n");
     dir.write("layout.txt", "# x y z r\n0 0 0 1\n1.5 0 0 x\n");
