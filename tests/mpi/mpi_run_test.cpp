@@ -2,7 +2,8 @@
 // One simulation over MPI ranks (issue 34, items 1, 3, 5 and 7; docs/mpi.md): `mpirun -np P
 // rubble run` of a gravity-only cloud writes the serial run's file bit for bit for P = 1 to
 // 4; interrupted by SIGTERM to mpirun it resumes over another number of ranks to the serial
-// run's end, and so does a run one of whose ranks was killed with SIGKILL; the main job's
+// run's end, and so does a run one of whose ranks was killed with SIGKILL; a tree run stopped
+// and resumed over three ranks is the uninterrupted one bit for bit; the main job's
 // collisions over three ranks are the serial ones, and so is every grain model's run; what
 // cannot run over ranks yet (the GPU backends) is refused once, naming the key. The same checks
 // over ranks as threads run in the unit suite (tests/unit/run/run_over_ranks_test.cpp).
@@ -99,6 +100,35 @@ TEST(MpiRun, InterruptedThroughMpirunItResumesOverThreeRanksToTheSerialRun) {
     ASSERT_TRUE(rubble::runfile::is_complete(out));
     rubble::test::expect_same_final_state(serial, out);
     rubble::test::expect_same_diagnostics(serial, out);
+}
+
+// The tree over ranks: stopped after 37 steps over three ranks (--stop-after) and resumed over
+// three, the run is the uninterrupted three-rank run bit for bit, through the weights of the
+// decomposition its snapshots store (docs/mpi.md, "Weights").
+TEST(MpiRun, ATreeRunStoppedAndResumedOverThreeRanksIsTheUninterruptedOneBitwise) {
+    rubble::test::TempDir tmp;
+    const auto tree = [&](const std::string& out) {
+        std::string text = cloud(out, 400, 6000.0);
+        text.replace(text.find("backend = \"direct\""), 18,
+                     "backend = \"tree\"\ntheta = 0.5\nmultipole_order = 2");
+        return text;
+    };
+    const std::string whole = tmp.file("whole.h5"), parts = tmp.file("parts.h5");
+    const auto w =
+        mpirun(3, RUBBLE_MPI_BINARY, {"run", tmp.write("whole.toml", tree(whole)), "--quiet"},
+               tmp.file("whole.txt"));
+    ASSERT_TRUE(w.exit.exited && w.exit.code == 0) << w.output;
+    const auto first =
+        mpirun(3, RUBBLE_MPI_BINARY,
+               {"run", tmp.write("parts.toml", tree(parts)), "--quiet", "--stop-after", "37"},
+               tmp.file("first.txt"));
+    ASSERT_TRUE(first.exit.exited && first.exit.code == 0) << first.output;
+    EXPECT_FALSE(rubble::runfile::read_snapshot(parts, -1).decomposition_weight.empty());
+    const auto rest =
+        mpirun(3, RUBBLE_MPI_BINARY, {"run", "--resume", parts, "--quiet"}, tmp.file("rest.txt"));
+    ASSERT_TRUE(rest.exit.exited && rest.exit.code == 0) << rest.output;
+    rubble::test::expect_same_final_state(whole, parts);
+    rubble::test::expect_same_diagnostics(whole, parts);
 }
 
 // The processes whose parent is `parent` (mpirun's ranks), from /proc.
