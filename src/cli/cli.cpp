@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/cli/cli.hpp"
 
+#include <csignal>
 #include <map>
 #include <sstream>
 #include <string>
@@ -70,6 +71,10 @@ const char* type_label(config::ParamType t) {
 
 int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
             core::Communicator& world) {
+    // A file size limit (ulimit -f, a scheduler's) then fails a write with EFBIG, which a run
+    // reports and survives as it does a full disk (docs/output-format.md, "Crash safety"),
+    // instead of SIGXFSZ's default action killing the process mid-write.
+    std::signal(SIGXFSZ, SIG_IGN);
     CLI::App app{"rubble: gravitational aggregation of rubble-pile asteroids"};
     app.set_version_flag("--version", version_text(world));
     app.require_subcommand(1);

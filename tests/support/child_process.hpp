@@ -17,7 +17,7 @@
 namespace rubble::test {
 
 struct ChildOptions {
-    std::uint64_t file_size_limit = 0; ///< bytes (0: none); SIGXFSZ is ignored, so write fails
+    std::uint64_t file_size_limit = 0; ///< bytes (0: none): writes beyond it fail
     std::string output_path;           ///< stdout and stderr go here ("" : /dev/null)
     std::vector<std::pair<std::string, std::string>> environment; ///< set in the child
 };
@@ -39,7 +39,9 @@ inline pid_t spawn_program(const std::string& program, const std::vector<std::st
     for (const auto& [name, value] : o.environment)
         setenv(name.c_str(), value.c_str(), 1);
     if (o.file_size_limit > 0) {
-        signal(SIGXFSZ, SIG_IGN);
+        // SIGXFSZ keeps its default action (end the process): rubble ignores it itself
+        // (cli.cpp), so that the write fails with EFBIG as on a full disk.
+        signal(SIGXFSZ, SIG_DFL);
         const rlimit limit{o.file_size_limit, o.file_size_limit};
         setrlimit(RLIMIT_FSIZE, &limit);
     }
