@@ -74,11 +74,11 @@ void redistribute(Bodies& b, std::vector<std::int64_t>& order, core::Communicato
 }
 
 Bodies gather_to_root(const Bodies& b, std::span<const std::int64_t> order,
-                      core::Communicator& world) {
+                      core::Communicator& world, std::vector<std::int64_t>* weight) {
     Bodies all = b;
     std::vector<std::int64_t> all_order(order.begin(), order.end());
     const std::vector<int> to_root(b.size(), 0);
-    migrate(all, all_order, to_root, world);
+    migrate(all, all_order, to_root, world, weight);
     return all;
 }
 

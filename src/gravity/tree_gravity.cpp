@@ -239,7 +239,6 @@ void TreeGravity::walk(std::span<const ImportedTree> imports, std::span<Vec3> ac
                                     "of the last build");
     for (auto* v : {&ax_, &ay_, &az_, &phi_})
         v->resize(n);
-    cost_.resize(n);
     point_interactions_.resize(n);
     // Walk groups: the largest nodes of at most group_size bodies, or leaves. One list per
     // group amortises the walk and the gathering of node data over up to group_size bodies;
@@ -264,8 +263,11 @@ void TreeGravity::walk(std::span<const ImportedTree> imports, std::span<Vec3> ac
                             phi_.data());
             pp += static_cast<double>(group.count()) * static_cast<double>(lists.x.size());
             pc += static_cast<double>(group.count()) * static_cast<double>(lists.cell_count());
+            // Every body of the group walks its list: that many interactions each.
             const auto each = static_cast<std::int64_t>(lists.x.size() + lists.cell_count());
-            std::fill(cost_.begin() + group.begin, cost_.begin() + group.end, each);
+            for (std::int32_t k = group.begin; k < group.end; ++k)
+                point_interactions_[static_cast<std::size_t>(
+                    tree_.order()[static_cast<std::size_t>(k)])] = each;
         }
     }
     particle_interactions_ = pp;
@@ -276,7 +278,6 @@ void TreeGravity::walk(std::span<const ImportedTree> imports, std::span<Vec3> ac
         const auto i = static_cast<std::size_t>(order[k]);
         acc[i] = G_ * Vec3(ax_[k], ay_[k], az_[k]);
         potential[i] = G_ * phi_[k];
-        point_interactions_[i] = cost_[k];
     }
 }
 

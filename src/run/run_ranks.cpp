@@ -9,7 +9,6 @@
 #include <utility>
 
 #include "rubble/core/rank_errors.hpp"
-#include "rubble/domain/migration.hpp"
 #include "rubble/domain/root_transfer.hpp"
 #include "rubble/gravity/distributed_direct.hpp"
 #include "rubble/gravity/distributed_tree.hpp"
@@ -133,7 +132,7 @@ void RunRanks::redistribute(Bodies& b) {
     if (world_.max(finite ? 0 : 1) != 0) return;
     // Weighed by each body's cost in the last evaluation of the forces (note_costs) when the
     // forces depend on the decomposition and every rank has its bodies' costs; else by count.
-    if (world_.max(weighs_by_cost_ && cost_.size() == b.size() ? 0 : 1) == 0) {
+    if (costs_known(b)) {
         domain::redistribute(b, order_, world_, &cost_);
         weight_ = std::move(cost_);
     } else {
@@ -141,6 +140,10 @@ void RunRanks::redistribute(Bodies& b) {
         weight_.clear();
     }
     cost_.clear();
+}
+
+bool RunRanks::costs_known(const Bodies& b) {
+    return world_.max(weighs_by_cost_ && cost_.size() == b.size() ? 0 : 1) == 0;
 }
 
 void RunRanks::note_costs(std::span<const std::int64_t> point_cost) {
@@ -175,14 +178,11 @@ Bodies RunRanks::gather_to_root(const Bodies& b) {
     // The measured costs go with the bodies (for the redistribution after the drift), by id:
     // the drift on rank 0 may merge bodies.
     gathered_costs_.clear();
-    if (world_.max(weighs_by_cost_ && cost_.size() == b.size() ? 0 : 1) != 0) {
+    if (!costs_known(b)) {
         cost_.clear();
         return domain::gather_to_root(b, order_, world_);
     }
-    Bodies all = b;
-    std::vector<std::int64_t> all_order = order_;
-    const std::vector<int> to_root(b.size(), 0);
-    domain::migrate(all, all_order, to_root, world_, &cost_);
+    Bodies all = domain::gather_to_root(b, order_, world_, &cost_);
     for (std::size_t k = 0; k < all.size(); ++k)
         gathered_costs_.emplace_back(all.id[k], cost_[k]);
     std::sort(gathered_costs_.begin(), gathered_costs_.end());
@@ -212,17 +212,15 @@ void RunRanks::hold_on_root(Bodies& b, Bodies all) {
 
 WholeState RunRanks::whole(const integrate::Simulation& sim) {
     if (single()) return {&sim.bodies(), &sim.potentials()};
-    gathered_ = domain::gather_to_root(sim.bodies(), order_, world_);
+    // With the bodies, the weights of the decomposition the forces were found in, if weighed.
+    std::vector<std::int64_t> against{weight_.size() == sim.bodies().size() ? 0 : 1,
+                                      weight_.empty() ? 0 : 1};
+    world_.max_in_place(against);
+    const bool weighed = against[0] == 0 && against[1] != 0;
+    gathered_weights_ = weighed ? weight_ : std::vector<std::int64_t>{};
+    gathered_ = domain::gather_to_root(sim.bodies(), order_, world_,
+                                       weighed ? &gathered_weights_ : nullptr);
     gathered_potentials_ = domain::gather_values_to_root(sim.potentials(), 1, order_, world_);
-    // The weights of the decomposition the forces were found in (exact in doubles: counts).
-    gathered_weights_.clear();
-    const bool weighed = world_.max(weight_.size() == sim.bodies().size() ? 0 : 1) == 0 &&
-                         world_.max(weight_.empty() ? 0 : 1) != 0;
-    if (weighed) {
-        const std::vector<double> w(weight_.begin(), weight_.end());
-        for (const double x : domain::gather_values_to_root(w, 1, order_, world_))
-            gathered_weights_.push_back(static_cast<std::int64_t>(x));
-    }
     if (!first()) return {};
     return {&gathered_, &gathered_potentials_, weighed ? &gathered_weights_ : nullptr};
 }

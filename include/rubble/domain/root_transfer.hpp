@@ -36,9 +36,11 @@ void redistribute(Bodies& b, std::vector<std::int64_t>& order, core::Communicato
                   std::vector<std::int64_t>* weight = nullptr);
 
 /// A copy of every rank's bodies on rank 0, rows in serial order; empty on the other ranks.
-/// Collective.
+/// Given `weight` (one per body of this rank), it ends holding the weights of the gathered rows
+/// (rank 0) or none. Collective: every rank passes a weight or none.
 [[nodiscard]] Bodies gather_to_root(const Bodies& b, std::span<const std::int64_t> order,
-                                    core::Communicator& world);
+                                    core::Communicator& world,
+                                    std::vector<std::int64_t>* weight = nullptr);
 
 /// Every rank's per-body values (`width` doubles per body, rows as b's) on rank 0 in serial
 /// order; empty on the other ranks. Collective. Throws std::invalid_argument on every rank when

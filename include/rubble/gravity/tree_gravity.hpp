@@ -79,8 +79,7 @@ private:
     std::vector<WalkNode> walk_;             // packed node data for the walk
     std::vector<std::int32_t> groups_;       // walk groups (node indices)
     double particle_interactions_ = 0, node_interactions_ = 0;
-    std::vector<std::int64_t> cost_;               // interactions per point, in tree order
-    std::vector<std::int64_t> point_interactions_; // the same in the points' order
+    std::vector<std::int64_t> point_interactions_; // per point, in the points' order
 };
 
 } // namespace rubble::gravity

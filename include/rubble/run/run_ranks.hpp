@@ -139,6 +139,10 @@ public:
     [[nodiscard]] std::vector<Vec3> whole_accelerations(const integrate::Simulation& sim);
 
 private:
+    /// Whether the forces depend on the decomposition and every rank holds each of its
+    /// bodies' measured cost (rows as b's). Collective.
+    [[nodiscard]] bool costs_known(const Bodies& b);
+
     core::Communicator& world_;
     std::vector<std::int64_t> order_;
     // Keys of the mass points in the serial order: a body's sphere k is order * sphere_stride
