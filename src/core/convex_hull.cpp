@@ -42,10 +42,11 @@ std::string point_text(std::size_t i, const Vec3& x) {
            std::to_string(x.y()) + ", " + std::to_string(x.z()) + ")";
 }
 
-// Index of the point farthest from the origin of `distance` (largest value).
+// Index of the point farthest from the origin of `distance` (largest value; the first of
+// equals). The values may be negative (-x, for the point of least x).
 template <class F> std::pair<int, double> farthest(const std::vector<Vec3>& p, F distance) {
     int best = -1;
-    double d_best = -1.0;
+    double d_best = -std::numeric_limits<double>::infinity();
     for (std::size_t i = 0; i < p.size(); ++i) {
         const double d = distance(p[i]);
         if (d > d_best) {

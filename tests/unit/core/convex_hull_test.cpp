@@ -58,6 +58,16 @@ TEST(ConvexHull, CubeWithInteriorAndFacePointsKeepsItsEightCorners) {
         EXPECT_NEAR(h.offsets[f], 1.0, 8 * test::eps);
 }
 
+// Points wherever a file puts them: every x beyond 1 (the search for the first corner once
+// took no point at all there, and the hull failed).
+TEST(ConvexHull, PointsFarFromTheOriginMakeTheirHull) {
+    const std::vector<Vec3> p{{5.0, 5.0, 5.0}, {6.0, 5.0, 5.0}, {5.0, 6.0, 5.0}, {5.0, 5.0, 6.0}};
+    const ConvexHull h = shapes::convex_hull(p);
+    EXPECT_EQ(h.vertices.size(), 4u);
+    EXPECT_EQ(h.faces.size(), 4u);
+    expect_closed_convex(h, p, 1.0);
+}
+
 TEST(ConvexHull, RandomPointsInABall) {
     Rng rng(3);
     std::vector<Vec3> p;
