@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 
 #include "rubble/core/error.hpp"
 #include "rubble/core/polyhedron.hpp"
+#include "rubble/core/rigid_body.hpp"
 #include "rubble/ic/aggregates.hpp"
 #include "rubble/polyhedra/epa.hpp"
 #include "rubble/polyhedra/point3_eigen.hpp"
@@ -179,13 +181,45 @@ std::vector<boundaries::FixedHull> make_fixed_hulls(const ParameterSet& p,
     return hulls;
 }
 
+namespace {
+
+// How deep (m) each body reaches into wall w (point p): through its spheres (a free sphere,
+// an aggregate's constituents, as the contacts see them) or its hull's vertices. A convex
+// hull's deepest point into a plane, or out of a cylinder it is inside, is a vertex; into a
+// cylinder it is outside of, an edge or face may reach deeper, so there the bounding sphere
+// stands in for the hull (refusing a start it may not have to, never missing one).
+std::vector<double> depths_into(const Wall& w, const Vec3& p, const Bodies& b) {
+    std::vector<double> depth(b.size(), -std::numeric_limits<double>::infinity());
+    for (std::size_t s = 0; s < b.spheres.size(); ++s) {
+        const auto i = static_cast<std::size_t>(b.spheres.body[s]);
+        depth[i] = std::max(
+            depth[i], -boundaries::wall_gap(w, p, sphere_centre(b, s), b.spheres.radius[s]).gap);
+    }
+    const bool vertices_suffice = w.shape == boundaries::WallShape::plane || w.inside;
+    for (std::size_t row = 0; row < b.hulls.size(); ++row) {
+        const auto i = static_cast<std::size_t>(b.hulls.body[row]);
+        if (!vertices_suffice) {
+            depth[i] = -boundaries::wall_gap(w, p, b.pos[i], b.radius[i]).gap;
+            continue;
+        }
+        const auto& shape = b.hull_shapes()[static_cast<std::size_t>(b.hulls.shape[row])];
+        for (const Vec3& v : shape.hull.vertices)
+            depth[i] = std::max(
+                depth[i], -boundaries::wall_gap(w, p, b.pos[i] + b.orientation[i] * v, 0.0).gap);
+    }
+    return depth;
+}
+
+} // namespace
+
 void check_bodies_clear_of_walls(const std::vector<Wall>& walls,
                                  const std::vector<std::string>& sources, const Bodies& b, double t,
                                  double tolerance) {
     for (std::size_t k = 0; k < walls.size(); ++k) {
         const Vec3 p = boundaries::wall_point_at(walls[k], t);
+        const std::vector<double> depths = depths_into(walls[k], p, b);
         for (std::size_t i = 0; i < b.size(); ++i) {
-            const double depth = -boundaries::wall_gap(walls[k], p, b.pos[i], b.radius[i]).gap;
+            const double depth = depths[i];
             if (!(depth > tolerance * b.radius[i])) continue;
             char buf[200];
             std::snprintf(

@@ -31,7 +31,9 @@ make_fixed_hulls(const ParameterSet& p, std::vector<std::string>* sources = null
 
 /// Refuses (InputError naming the wall's table, the wall, the body id and the depth) bodies
 /// that start overlapping a wall by more than `tolerance` of their radius, at time t (s: the
-/// walls may move). `sources`: where each wall's table is (make_walls).
+/// walls may move): a sphere or an aggregate's constituent sphere, or a hull's vertex (the
+/// bounding sphere of a hull outside a cylinder). `sources`: where each wall's table is
+/// (make_walls).
 void check_bodies_clear_of_walls(const std::vector<boundaries::Wall>& walls,
                                  const std::vector<std::string>& sources, const Bodies& b, double t,
                                  double tolerance);
