@@ -10,6 +10,7 @@
 
 #include "campaign_command.hpp"
 #include "exit_codes.hpp"
+#include "export_command.hpp"
 #include "launch_check.hpp"
 #include "rubble/config/parameters.hpp"
 #include "rubble/core/error.hpp"
@@ -127,6 +128,19 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
         "xdmf", "Write the XDMF sidecar (RUN.xdmf, opened by ParaView) of existing run files");
     xdmf_cmd->add_option("runs", xdmf_paths, "HDF5 outputs of rubble runs")->required();
 
+    ExportRequest export_request;
+    auto* export_cmd = app.add_subcommand(
+        "export", "Write a snapshot of a run as a table of bodies (CSV), as ic.type = \"table\" "
+                  "reads it (docs/parameters.md)");
+    export_cmd->add_option("run", export_request.run, "HDF5 output of a rubble run")->required();
+    export_cmd->add_option("--snapshot", export_request.snapshot, "Snapshot index; -1: the last")
+        ->capture_default_str();
+    export_cmd
+        ->add_option("--table", export_request.table,
+                     "The CSV file to write (its aggregates' spheres and hull shapes "
+                     "beside it, STEM.parts.csv and STEM.shapes.obj)")
+        ->required();
+
     // A first word that names no command: said by name (CLI11 would only ask for one).
     if (argc > 1 && argv[1][0] != '-') {
         std::string names;
@@ -175,6 +189,8 @@ int run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& 
         });
     }
     if (xdmf_cmd->parsed()) return on_first_rank([&] { return xdmf_command(xdmf_paths, out); });
+    if (export_cmd->parsed())
+        return on_first_rank([&] { return export_command(export_request, out); });
     if (campaign_cmd->parsed())
         return guarded([&] { return campaign_command(campaign, out, err, world); }, err, first);
     return guarded(

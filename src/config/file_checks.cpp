@@ -57,6 +57,10 @@ void check_not_an_input(const ParameterSet& p, const RunConfig& c, const std::st
     if (!params_path.empty() && same_file(out, params_path))
         throw p.error("output.file", "is the parameter file itself; an input file is never "
                                      "overwritten, whatever output.overwrite says");
+    if (c.ic.type == ic::IcType::table && same_file(out, c.ic.table.path))
+        throw p.error("output.file", "is the body table " + p.described("ic.table.path") +
+                                         "; an input file is never overwritten, whatever "
+                                         "output.overwrite says");
     if (c.ic.type == ic::IcType::file && same_file(out, c.ic.file.path))
         throw p.error("output.file", "is the initial-condition file " +
                                          p.described("ic.file.path") +
@@ -106,6 +110,16 @@ void check_snapshot_index(const ParameterSet& p, const RunConfig& c) {
                                               std::to_string(count - 1));
 }
 
+void check_ic_table(const ParameterSet& p, const RunConfig& c) {
+    if (c.ic.type != ic::IcType::table) return;
+    const std::string& path = c.ic.table.path;
+    check_name_length(p, "ic.table.path", path);
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (!fs::exists(st)) throw p.error("ic.table.path", "no such file");
+    if (!fs::is_regular_file(st)) throw p.error("ic.table.path", "is not a regular file");
+}
+
 void check_ic_file(const ParameterSet& p, const RunConfig& c) {
     if (c.ic.type != ic::IcType::file) return;
     const std::string& path = c.ic.file.path;
@@ -129,6 +143,7 @@ void check_ic_file(const ParameterSet& p, const RunConfig& c) {
 void check_run_files(const ParameterSet& p, const RunConfig& c, const std::string& params_path) {
     check_output_file(p, c, params_path);
     check_ic_file(p, c);
+    check_ic_table(p, c);
 }
 
 } // namespace rubble::config

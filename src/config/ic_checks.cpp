@@ -12,6 +12,7 @@
 
 #include "rubble/config/run_checks.hpp"
 #include "rubble/core/types.hpp"
+#include "rubble/ic/body_table.hpp"
 #include "rubble/ic/generators.hpp"
 #include "rubble/runfile/run_file.hpp"
 
@@ -30,6 +31,7 @@ double planned_bodies(const RunConfig& c) {
     case ic::IcType::two_body:
         return 2.0;
     case ic::IcType::file:
+    case ic::IcType::table:
         break;
     }
     return 0.0; // bounded by the file's size
@@ -194,19 +196,10 @@ void check_gravity_scales(const ParameterSet& p, const RunConfig& c, const Plann
                 "radii is usual");
 }
 
-// The same numbers from an initial-condition file's bodies, or nothing when a value is not
-// finite and positive where it must be: validation then names the body that has it.
-std::optional<PlannedSystem> loaded_system(const ParameterSet& p, const RunConfig& c) {
-    runfile::Snapshot snap;
-    try {
-        snap = runfile::read_snapshot(c.ic.file.path, c.ic.file.snapshot);
-    } catch (const InputError& e) { // (its contents: said with the key that named the file)
-        throw p.error("ic.file.path", e.what());
-    }
-    const Bodies& b = snap.bodies;
-    if (b.size() == 0)
-        throw p.error("ic.file.path", "its snapshot " + std::to_string(snap.index) +
-                                          " holds no bodies: an initial state needs at least one");
+// The same numbers from bodies read from a file (ic.file.path or ic.table.path: `key`), or
+// nothing when a value is not finite and positive where it must be: validation then names the
+// body that has it.
+std::optional<PlannedSystem> system_of(const Bodies& b, const char* key) {
     for (std::size_t i = 0; i < b.size(); ++i) {
         if (!(finite_positive(b.mass[i]) && finite_positive(b.radius[i]) && b.pos[i].allFinite() &&
               b.vel[i].allFinite() && b.spin[i].allFinite()))
@@ -225,8 +218,28 @@ std::optional<PlannedSystem> loaded_system(const ParameterSet& p, const RunConfi
         s.speed = std::max(s.speed, (b.vel[i] - drift).norm());
         s.spin_speed = std::max(s.spin_speed, b.spin[i].norm() * b.radius[i]);
     }
-    s.mass_key = s.speed_key = s.spin_key = "ic.file.path";
+    s.mass_key = s.speed_key = s.spin_key = key;
     return s;
+}
+
+std::optional<PlannedSystem> loaded_system(const ParameterSet& p, const RunConfig& c) {
+    if (c.ic.type == ic::IcType::table) {
+        try { // (its contents: said with the key that named the file)
+            return system_of(ic::read_body_table(c.ic.table.path), "ic.table.path");
+        } catch (const InputError& e) {
+            throw p.error("ic.table.path", e.what());
+        }
+    }
+    runfile::Snapshot snap;
+    try {
+        snap = runfile::read_snapshot(c.ic.file.path, c.ic.file.snapshot);
+    } catch (const InputError& e) {
+        throw p.error("ic.file.path", e.what());
+    }
+    if (snap.bodies.size() == 0)
+        throw p.error("ic.file.path", "its snapshot " + std::to_string(snap.index) +
+                                          " holds no bodies: an initial state needs at least one");
+    return system_of(snap.bodies, "ic.file.path");
 }
 
 void check_scales(const ParameterSet& p, const RunConfig& c, const PlannedSystem& s) {
@@ -259,7 +272,7 @@ double available_memory() {
 }
 
 void check_initial_conditions(const ParameterSet& p, const RunConfig& c) {
-    if (c.ic.type == ic::IcType::file) {
+    if (c.ic.type == ic::IcType::file || c.ic.type == ic::IcType::table) {
         // Read once more here, so that the refusal can name where units.G was set.
         if (const auto s = loaded_system(p, c)) check_scales(p, c, *s);
         return;

@@ -422,7 +422,8 @@ std::vector<ParamSpec> make_specs() {
         integer("random.seed", at(&RunConfig::seed), "Seed of the random initial conditions", 0),
         text("ic.type", at_enum(ic::ic_type_names, &RunConfig::ic, &ic::IcConfig::type),
              "Initial condition generator (scenario: the grains of ic.cloud, drawn as hulls, in "
-             "the grain model ic.scenario.model; docs/campaigns.md)",
+             "the grain model ic.scenario.model, docs/campaigns.md; file: a snapshot of a "
+             "rubble run, ic.file; table: bodies from a CSV table, ic.table)",
              enum_names(ic::ic_type_names)),
         boolean("ic.centre_of_mass_frame", at(&RunConfig::ic, &ic::IcConfig::centre_of_mass_frame),
                 "Move the generated bodies to the centre-of-mass frame (at rest at the origin)"),
@@ -566,6 +567,9 @@ std::vector<ParamSpec> make_specs() {
         integer("ic.file.snapshot",
                 at(&RunConfig::ic, &ic::IcConfig::file, &ic::IcFileConfig::snapshot),
                 "Snapshot index in ic.file.path; -1: the last", -1),
+        text("ic.table.path", at(&RunConfig::ic, &ic::IcConfig::table, &ic::IcTableConfig::path),
+             "Table of bodies to start from (ic.type = table): one row per body, columns "
+             "named by its header (docs/parameters.md, \"Bodies from a table\")"),
     };
 }
 

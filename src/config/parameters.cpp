@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "rubble/config/parameters.hpp"
+#include "rubble/ic/body_table.hpp"
 
 namespace rubble::config {
 namespace {
@@ -402,6 +403,33 @@ void markdown_row(std::ostream& os, const ParamSpec& s, const std::string& key) 
        << " | `" << s.default_text << "` | " << (s.range_text().empty() ? "-" : s.range_text())
        << " | " << s.help << " |\n";
 }
+// The format of ic.table.path (ic/body_table.hpp), from its own list of columns.
+void body_table_markdown(std::ostream& os) {
+    os << "\n## Bodies from a table (ic.type = \"table\")\n\n"
+       << "`ic.table.path` names a table with one row per body: a header line naming its\n"
+       << "columns, then one row per line, comma-separated when the header holds a comma (an\n"
+       << "empty cell: not given) or else separated by spaces; lines starting with `#` are\n"
+       << "comments. Files the table names are found relative to its directory. A row is a\n"
+       << "free sphere (`radius`), a rigid aggregate (`parts`) or a polyhedron (`shape`); its\n"
+       << "position is its centre of mass, and a parts file or shape may use any origin (it is\n"
+       << "moved so its centre of mass is at the body's origin). What a row leaves out is\n"
+       << "derived: moments and principal axes from the shape, mass from the density or the\n"
+       << "density from the mass. Columns given together come together (all of x, y, z, or\n"
+       << "none of vx, vy, vz). A parts file has columns x, y, z, radius (m, the body frame),\n"
+       << "optionally mass (kg) or density (kg/m^3), and body to hold several aggregates\n"
+       << "(FILE.csv#ID picks the rows of body ID). Every error names the file, the line and\n"
+       << "the column. `rubble export RUN.h5 --snapshot K --table FILE.csv` writes a snapshot\n"
+       << "in this format (its aggregates' spheres in FILE.parts.csv, its hull shapes in\n"
+       << "FILE.shapes.obj), with the moments, axes, bounding radii and free paths a run holds,\n"
+       << "so that a run started from it reads the same bodies bit for bit (set\n"
+       << "`ic.centre_of_mass_frame = false` to keep them where they are).\n\n"
+       << "| column | unit | meaning |\n"
+       << "|---|---|---|\n";
+    for (const ic::BodyTableColumn& c : ic::body_table_columns())
+        os << "| `" << c.name << "` | " << (*c.unit ? c.unit : "-") << " | "
+           << (*c.meaning ? c.meaning : "(with the column above)") << " |\n";
+}
+
 } // namespace
 
 std::string parameters_markdown() {
@@ -430,6 +458,7 @@ std::string parameters_markdown() {
        << "|---|---|---|---|---|---|\n";
     for (const auto& s : wall_specs())
         markdown_row(os, s, s.name());
+    body_table_markdown(os);
     return os.str();
 }
 

@@ -158,6 +158,9 @@ RunConfig make_run_config(const ParameterSet& p) {
                                                 " m, or the spheres overlap");
     }
 
+    c.ic.table.source = p.source("ic.table.path");
+    if (c.ic.type == ic::IcType::table && c.ic.table.path.empty())
+        throw p.error("ic.table.path", "must name a table of bodies when ic.type = \"table\"");
     c.ic.file.source = p.source("ic.file.path");
     if (c.ic.type == ic::IcType::file && c.ic.file.path.empty())
         throw p.error("ic.file.path", "must name a rubble HDF5 file when ic.type = \"file\"");

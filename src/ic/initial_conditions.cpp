@@ -2,6 +2,7 @@
 #include "rubble/ic/initial_conditions.hpp"
 
 #include "rubble/core/error.hpp"
+#include "rubble/ic/body_table.hpp"
 #include "rubble/ic/scenario.hpp"
 #include "rubble/ic/validate.hpp"
 #include "rubble/runfile/run_file.hpp"
@@ -31,6 +32,17 @@ InitialState make_initial_state(const IcConfig& ic, std::uint64_t seed, double G
     case IcType::two_body:
         s.bodies = make_two_body(ic.two_body, G);
         break;
+    case IcType::table: {
+        // Whatever is wrong with the table is said with the key that named it.
+        origin = (ic.table.source.empty() ? "" : ic.table.source + ": ") + "ic.table.path = \"" +
+                 ic.table.path + "\"";
+        try {
+            s.bodies = read_body_table(ic.table.path);
+        } catch (const InputError& e) {
+            throw InputError(origin + ": " + e.what());
+        }
+        break;
+    }
     case IcType::file: {
         // Whatever is wrong with the file is said with the key that named it.
         const std::string key = (ic.file.source.empty() ? "" : ic.file.source + ": ") +

@@ -722,8 +722,15 @@ RunResult run_over(const RunRequest& o, RunObserver& caller, core::Communicator&
         }
         file.emplace(resuming ? runfile::RunFile::open_existing(o.resume_path)
                               : create_output(s, *whole.bodies, sim, start));
-        if (!resuming) return;
+        // The shapes sidecar where a body's point is not its shape, or there are walls to see.
+        const runfile::Scene scene{s.config.collisions.walls, s.config.polyhedra.fixed_hulls};
+        const bool shapes = !scene.empty() || !whole.bodies->all_free_spheres();
+        if (!resuming) {
+            if (shapes) file->show_shapes(scene);
+            return;
+        }
         file->truncate_after(s.first_step);
+        if (shapes) file->show_shapes(scene);
         const auto series = runfile::read_diagnostics(o.resume_path);
         if (series.empty()) throw InputError("'" + o.resume_path + "' has no diagnostics row");
         start = series.front();

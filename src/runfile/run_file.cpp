@@ -278,6 +278,7 @@ RunFile RunFile::create(const std::string& path, const std::string& parameters_t
     }
     h5::close_file(file, path);
     storage::make_durable(path, true);
+    remove_shapes_sidecar(path); // an earlier run's, at this path
     RunFile run(path);
     run.lock_ = lock.held() ? std::move(lock) : storage::FileLock::acquire(path, "output.file");
     return run;
@@ -341,6 +342,41 @@ void RunFile::write_snapshot(const Bodies& b, double time, std::int64_t step,
     ++next_snapshot_index_;
     last_snapshot_step_ = step;
     refresh_sidecar();
+    if (shapes_) {
+        try {
+            shapes_->add(next_snapshot_index_ - 1, b, time, step);
+            shapes_failed_ = false;
+        } catch (const IoError& e) {
+            report_shapes_failure(e.what());
+        }
+    }
+}
+
+void RunFile::show_shapes(Scene scene) {
+    shapes_.emplace(path_, std::move(scene));
+    refresh_shapes();
+}
+
+void RunFile::refresh_shapes() {
+    if (!shapes_) return;
+    try {
+        shapes_->refresh();
+        shapes_failed_ = false;
+    } catch (const IoError& e) {
+        report_shapes_failure(e.what());
+    }
+}
+
+void RunFile::report_shapes_failure(const std::string& what) {
+    if (shapes_failed_) return;
+    shapes_failed_ = true;
+    const std::string message = what +
+                                "; the run goes on without its shapes sidecar (rubble xdmf " +
+                                path_ + " writes it later)";
+    if (warn_)
+        warn_(message);
+    else
+        std::cerr << "warning: " << message << "\n";
 }
 
 void RunFile::append_diagnostics(const integrate::Diagnostics& d) {
@@ -406,6 +442,7 @@ void RunFile::truncate_after(std::int64_t step) {
     });
     sidecar_.forget(); // the next snapshots take the names of those removed
     refresh_sidecar();
+    refresh_shapes();
 }
 
 void RunFile::begin_continuation(const std::string& parameters_toml) {

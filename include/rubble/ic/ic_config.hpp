@@ -12,14 +12,15 @@
 
 namespace rubble::ic {
 
-enum class IcType { cloud, lattice, two_body, file, scenario };
+enum class IcType { cloud, lattice, two_body, file, scenario, table };
 
 /// ic.type's names.
-inline constexpr EnumNames<IcType, 5> ic_type_names{{{"cloud", IcType::cloud},
+inline constexpr EnumNames<IcType, 6> ic_type_names{{{"cloud", IcType::cloud},
                                                      {"lattice", IcType::lattice},
                                                      {"two_body", IcType::two_body},
                                                      {"file", IcType::file},
-                                                     {"scenario", IcType::scenario}}};
+                                                     {"scenario", IcType::scenario},
+                                                     {"table", IcType::table}}};
 
 // The initialisers of these structs are the defaults of the ic.* keys that set them (the
 // parameter table binds each key to its member, config/parameter_specs.cpp).
@@ -31,6 +32,12 @@ struct IcFileConfig {
     std::int64_t snapshot = -1; ///< -1: the last
 };
 
+/// ic.table.*: a table of bodies to start from (ic/body_table.hpp).
+struct IcTableConfig {
+    std::string path;
+    std::string source; ///< where ic.table.path was set ("run.toml:12"), for messages
+};
+
 struct IcConfig {
     IcType type = IcType::cloud;
     bool centre_of_mass_frame = true;
@@ -40,6 +47,7 @@ struct IcConfig {
     TwoBodyConfig two_body;
     MotionConfig motion;
     IcFileConfig file;
+    IcTableConfig table;
 };
 
 } // namespace rubble::ic

@@ -15,6 +15,7 @@
 // derived data: a failure to write it is reported to the warning handler and the run goes on.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "rubble/core/bodies.hpp"
 #include "rubble/integrate/diagnostics.hpp"
 #include "rubble/integrate/stepper.hpp"
+#include "rubble/runfile/shapes_sidecar.hpp"
 #include "rubble/runfile/xdmf_sidecar.hpp"
 #include "rubble/storage/file_lock.hpp"
 
@@ -97,14 +99,22 @@ public:
     void set_warning_handler(std::function<void(const std::string&)> handler) {
         warn_ = std::move(handler);
     }
+    /// Keeps the shapes sidecar (runfile/shapes_sidecar.hpp) of this run from now on, drawing
+    /// `scene`'s walls: brought in line with the file at once, then added to after each
+    /// snapshot. A failure to write it is a warning, as for the XDMF sidecar.
+    void show_shapes(Scene scene);
 
 private:
     explicit RunFile(std::string path) : path_(std::move(path)), sidecar_(path_) {}
     void refresh_sidecar();
     std::string path_;
     XdmfSidecar sidecar_;
+    std::optional<ShapesSidecar> shapes_;
+    void refresh_shapes();
+    void report_shapes_failure(const std::string& what);
     std::function<void(const std::string&)> warn_;
     bool sidecar_failed_ = false;
+    bool shapes_failed_ = false;
     std::vector<integrate::Diagnostics> pending_;
     std::vector<integrate::ContactRecord> pending_collisions_;
     std::vector<std::int64_t> pending_collision_steps_;

@@ -350,7 +350,7 @@ TEST(Parameters, BoundKeysTakeTheirDefaultsFromTheStructs) {
         EXPECT_EQ(rubble::config::ParameterSet().value(s.key), s.binding.get(defaults)) << s.key;
     }
     EXPECT_GE(bound, 80u);
-    EXPECT_EQ(ic_bound, 37u);
+    EXPECT_EQ(ic_bound, 38u);
     // The ic structs' own initialisers are those defaults: a generator given a default struct
     // makes what a run of the default parameters makes.
     const rubble::config::RunConfig d = rubble::config::make_run_config(runnable_defaults());
@@ -410,6 +410,7 @@ TEST(Parameters, BoundIcKeysSetTheirMembers) {
     p.set("ic.two_body.e", 0.5, "test");
     p.set("ic.file.path", std::string("start.h5"), "run.toml:3");
     p.set("ic.file.snapshot", std::int64_t{3}, "test");
+    p.set("ic.table.path", std::string("bodies.csv"), "run.toml:9");
     // The test covers them all: each bound ic key differs from its default here.
     const rubble::config::ParameterSet defaults;
     for (const auto& s : rubble::config::parameter_specs()) {
@@ -455,6 +456,8 @@ TEST(Parameters, BoundIcKeysSetTheirMembers) {
     EXPECT_EQ(c.ic.file.path, "start.h5");
     EXPECT_EQ(c.ic.file.source, "run.toml:3"); // by hand: where the path came from
     EXPECT_EQ(c.ic.file.snapshot, 3);
+    EXPECT_EQ(c.ic.table.path, "bodies.csv");
+    EXPECT_EQ(c.ic.table.source, "run.toml:9");
 }
 
 TEST(Parameters, BoundKeysSetTheirMembers) {
