@@ -18,6 +18,13 @@ int export_command(const ExportRequest& request, std::ostream& out) {
         throw InputError("--snapshot " + std::to_string(request.snapshot) + ": '" + request.run +
                          "' has " + std::to_string(count) + " snapshot(s), 0 to " +
                          std::to_string(count - 1) + " (-1: the last)");
+    // The table names its companions by file name in its cells: characters that end a cell
+    // or a reference there cannot be in it.
+    const std::string name = std::filesystem::path(request.table).filename().string();
+    if (name.empty() || name.find_first_of(",#\n\r\t ") != std::string::npos)
+        throw InputError("--table '" + request.table +
+                         "': the file name may not hold a comma, '#' or white space (the table "
+                         "names its companion files in its cells)");
     std::error_code ec;
     if (std::filesystem::equivalent(request.run, request.table, ec))
         throw InputError("--table '" + request.table + "' is the run file itself");

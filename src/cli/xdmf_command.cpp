@@ -37,7 +37,7 @@ int xdmf_command(const std::vector<std::string>& paths, std::ostream& out) {
             const config::RunConfig c = config::make_run_config(config::parse_parameters(
                 runfile::read_parameters_toml(path), path + ":/parameters"));
             scene = {c.collisions.walls, c.polyhedra.fixed_hulls};
-        } catch (const InputError& e) {
+        } catch (const std::exception& e) { // no parameters, or parameters of another rubble
             no_walls = e.what();
         }
         if (scene.empty() && runfile::read_snapshot(path, -1).bodies.all_free_spheres()) continue;

@@ -186,8 +186,9 @@ namespace {
 // How deep (m) each body reaches into wall w (point p): through its spheres (a free sphere,
 // an aggregate's constituents, as the contacts see them) or its hull's vertices. A convex
 // hull's deepest point into a plane, or out of a cylinder it is inside, is a vertex; into a
-// cylinder it is outside of, an edge or face may reach deeper, so there the bounding sphere
-// stands in for the hull (refusing a start it may not have to, never missing one).
+// cylinder it is outside of, an edge or face may reach deeper, and an open tube has no inside
+// for a vertex to be in, so there the bounding sphere stands in for the hull (refusing a start
+// it may not have to, never missing one).
 std::vector<double> depths_into(const Wall& w, const Vec3& p, const Bodies& b) {
     std::vector<double> depth(b.size(), -std::numeric_limits<double>::infinity());
     for (std::size_t s = 0; s < b.spheres.size(); ++s) {
@@ -195,7 +196,10 @@ std::vector<double> depths_into(const Wall& w, const Vec3& p, const Bodies& b) {
         depth[i] = std::max(
             depth[i], -boundaries::wall_gap(w, p, sphere_centre(b, s), b.spheres.radius[s]).gap);
     }
-    const bool vertices_suffice = w.shape == boundaries::WallShape::plane || w.inside;
+    // An open finite tube's gap is the distance to its shell, never negative for a point.
+    const bool open_tube = w.length > 0.0 && !w.caps;
+    const bool vertices_suffice =
+        w.shape == boundaries::WallShape::plane || (w.inside && !open_tube);
     for (std::size_t row = 0; row < b.hulls.size(); ++row) {
         const auto i = static_cast<std::size_t>(b.hulls.body[row]);
         if (!vertices_suffice) {

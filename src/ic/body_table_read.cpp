@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <stdexcept>
 
 #include "rubble/core/error.hpp"
 #include "rubble/core/polyhedron_mass.hpp"
@@ -99,8 +100,9 @@ struct Reference {
     std::optional<std::string> name;
 };
 
+// The last '#' splits, so that a file name may hold one (an object name may not).
 Reference reference(const std::string& cell, const std::string& table_path) {
-    const auto hash = cell.find('#');
+    const auto hash = cell.rfind('#');
     Reference r;
     const fs::path file = cell.substr(0, hash);
     r.file =
@@ -145,6 +147,12 @@ public:
     }
     [[nodiscard]] Vec3 vec(const char* a, const char* b, const char* c) const {
         return {number(a, 0.0), number(b, 0.0), number(c, 0.0)};
+    }
+    // The same, where every row must give the three (a position, a sphere's centre).
+    [[nodiscard]] Vec3 required_vec(const char* a, const char* b, const char* c) const {
+        for (const char* name : {a, b, c})
+            if (!given(name)) throw InputError(where(name) + "every row needs a value here");
+        return vec(a, b, c);
     }
     [[nodiscard]] std::int64_t id() const {
         const std::string s = text("id");
@@ -236,9 +244,13 @@ public:
             if (const auto found = index_.find(cell + size); found != index_.end())
                 return found->second;
             const double edge = 2.0 * circumradius / std::sqrt(3.0); // R = edge sqrt(3) / 2
-            return index_[cell + size] = add(
-                       shapes::make_polyhedron(cell == "cube" ? box_hull(Vec3::Constant(edge))
-                                                              : tetrahedron_hull(circumradius)));
+            if (!std::isfinite(edge * edge * edge))
+                throw InputError(r.where("size") + "too large: its volume overflows");
+            return index_[cell + size] = add(r, [&] {
+                       return shapes::make_polyhedron(cell == "cube"
+                                                          ? box_hull(Vec3::Constant(edge))
+                                                          : tetrahedron_hull(circumradius));
+                   });
         }
         const Reference ref = reference(cell, table_);
         if (!file_shapes_.count(ref.file)) load_shapes(r, ref.file, size.empty());
@@ -251,8 +263,9 @@ public:
         if (const auto found = index_.find(key + size); found != index_.end()) return found->second;
         for (const ObjShape& o : objects) {
             if (o.name != name) continue;
-            if (size.empty()) return index_[key] = add(o.shape);
-            return index_[key + size] = add(scaled_to(o.shape, r.positive("size")));
+            if (size.empty()) return index_[key] = add(r, [&] { return o.shape; });
+            return index_[key + size] =
+                       add(r, [&] { return scaled_to(o.shape, r.positive("size")); });
         }
         throw InputError(r.where("shape") + ref.file + " has no object named \"" + name + "\"");
     }
@@ -289,11 +302,17 @@ private:
         std::map<std::string, std::vector<SpherePart>> groups;
     };
 
-    // Centred on its centroid unless it is there to round-off already (kept bit for bit).
-    std::int64_t add(shapes::Polyhedron p) {
-        const Vec3 c = shapes::polyhedron_centroid(p.hull);
-        if (c.norm() > 1e-12 * shapes::circumradius(p)) p = shapes::translated(p, -c);
-        shapes_.push_back(std::move(p));
+    // The shape `make` gives, centred on its centroid unless it is there to round-off already
+    // (kept bit for bit); a shape that cannot be made is said with the row's shape cell.
+    template <class Make> std::int64_t add(const RowReader& r, Make&& make) {
+        try {
+            shapes::Polyhedron p = make();
+            const Vec3 c = shapes::polyhedron_centroid(p.hull);
+            if (c.norm() > 1e-12 * shapes::circumradius(p)) p = shapes::translated(p, -c);
+            shapes_.push_back(std::move(p));
+        } catch (const std::logic_error& e) { // invalid_argument among them
+            throw InputError(r.where("shape") + e.what());
+        }
         return static_cast<std::int64_t>(shapes_.size()) - 1;
     }
 
@@ -313,7 +332,7 @@ private:
         }
         if (own_size)
             for (const ObjShape& o : objects)
-                index_[file + "#" + o.name] = add(o.shape);
+                index_[file + "#" + o.name] = add(r, [&] { return o.shape; });
         file_shapes_[file] = std::move(objects);
     }
 
@@ -344,7 +363,7 @@ private:
         f.grouped = t.column("body").has_value();
         for (const TextTable::Row& row : t.rows) {
             const RowReader r(t, row);
-            SpherePart s{r.vec("x", "y", "z"), r.positive("radius"), 0.0};
+            SpherePart s{r.required_vec("x", "y", "z"), r.positive("radius"), 0.0};
             if (r.given("mass") && r.given("density"))
                 throw InputError(r.line() + "give mass or density, not both");
             if (r.given("mass")) s.mass = r.positive("mass");
@@ -371,8 +390,8 @@ Model model_of(const RowReader& r) {
                           : r.given("shape") ? Model::polyhedron
                                              : Model::sphere;
     if (r.given("parts") && r.given("shape"))
-        throw InputError(r.line() + "a body has parts (an aggregate) or a shape (a polyhedron), "
-                                    "not both");
+        throw InputError(r.where("shape") + "a body has parts (an aggregate) or a shape (a "
+                                            "polyhedron), not both");
     if (!r.given("model")) return implied;
     const std::string m = r.text("model");
     const Model named =
@@ -490,6 +509,7 @@ void add_polyhedron_row(Bodies& b, const RowReader& r, SharedFiles& files) {
 }
 
 void check_header(const TextTable& t) {
+    const std::string at = t.path + ":" + std::to_string(t.header_line) + ": ";
     std::set<std::string> known;
     for (const BodyTableColumn& c : body_table_columns())
         known.insert(c.name);
@@ -498,17 +518,17 @@ void check_header(const TextTable& t) {
             std::string names;
             for (const BodyTableColumn& c : body_table_columns())
                 names += (names.empty() ? "" : ", ") + std::string(c.name);
-            throw InputError(t.path + ": unknown column " + name + "; a body table's columns are " +
+            throw InputError(at + "unknown column " + name + "; a body table's columns are " +
                              names + " (docs/parameters.md)");
         }
     for (const char* needed : {"id", "x", "y", "z"})
         if (!t.column(needed))
-            throw InputError(t.path + ": the header has no column " + std::string(needed) +
+            throw InputError(at + "the header has no column " + std::string(needed) +
                              " (every body needs id, x, y, z)");
     for (const auto& group : column_groups)
         for (const std::string& name : group)
             if (t.column(name).has_value() != t.column(group[0]).has_value())
-                throw InputError(t.path + ": columns " + RowReader::joined(group) +
+                throw InputError(at + "columns " + RowReader::joined(group) +
                                  " come together; the header has " +
                                  (t.column(name) ? name : group[0]) + " without " +
                                  (t.column(name) ? group[0] : name));
@@ -541,7 +561,7 @@ Bodies read_body_table(const std::string& path) {
         }
         const std::size_t k = b.size() - 1;
         b.id[k] = id;
-        b.pos[k] = r.vec("x", "y", "z");
+        b.pos[k] = r.required_vec("x", "y", "z");
         b.vel[k] = r.vec("vx", "vy", "vz");
         b.spin[k] = r.vec("wx", "wy", "wz");
         b.orientation[k] = orientation_of(r);

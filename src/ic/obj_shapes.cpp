@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -88,9 +89,18 @@ std::vector<ObjShape> read_obj_shapes(const std::string& path) {
         }
     }
     if (in.bad()) throw InputError(path + ": cannot read the OBJ shape file");
+    // Vertices some face uses: a file that lists every vertex before its objects leaves them
+    // in an object of vertices only, which is then no shape of its own.
+    std::vector<std::uint8_t> in_a_face(vertices.size(), 0);
+    for (const RawObject& o : objects)
+        for (const auto& t : o.tris)
+            for (const std::size_t v : t)
+                in_a_face[v] = 1;
     std::vector<ObjShape> shapes;
     for (const RawObject& o : objects) {
-        if (o.line == 0 && o.own_vertices.empty() && o.tris.empty()) continue;
+        if (o.tris.empty() && std::all_of(o.own_vertices.begin(), o.own_vertices.end(),
+                                          [&](std::size_t v) { return in_a_face[v] != 0; }))
+            continue; // empty, or vertices for the faces of others
         std::string what = path;
         if (o.line) what.append(":").append(std::to_string(o.line));
         what.append(": object \"").append(o.name).append("\": ");
@@ -116,7 +126,7 @@ std::vector<ObjShape> read_obj_shapes(const std::string& path) {
             for (const auto& t : o.tris)
                 tris.push_back({local[t[0]], local[t[1]], local[t[2]]});
             shapes.push_back({o.name, shapes::polyhedron_from_faces(std::move(used), tris)});
-        } catch (const std::invalid_argument& e) {
+        } catch (const std::logic_error& e) { // invalid_argument among them
             throw InputError(what + e.what());
         }
     }

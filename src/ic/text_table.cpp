@@ -54,12 +54,15 @@ TextTable read_text_table(const std::string& path, const std::string& what) {
     bool commas = false;
     std::string line;
     for (int number = 1; std::getline(in, line); ++number) {
+        if (number == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0)
+            line.erase(0, 3); // the byte-order mark spreadsheets put before UTF-8 text
         const std::string text = trimmed(line);
         if (text.empty() || text[0] == '#') continue;
         const std::string at = path + ":" + std::to_string(number) + ": ";
         if (t.header.empty()) {
             commas = text.find(',') != std::string::npos;
             t.header = split(text, commas);
+            t.header_line = number;
             for (std::size_t c = 0; c < t.header.size(); ++c) {
                 if (t.header[c].empty())
                     throw InputError(at + "the header leaves column " + std::to_string(c + 1) +

@@ -724,13 +724,17 @@ RunResult run_over(const RunRequest& o, RunObserver& caller, core::Communicator&
                               : create_output(s, *whole.bodies, sim, start));
         // The shapes sidecar where a body's point is not its shape, or there are walls to see.
         const runfile::Scene scene{s.config.collisions.walls, s.config.polyhedra.fixed_hulls};
-        const bool shapes = !scene.empty() || !whole.bodies->all_free_spheres();
+        const bool shapes =
+            s.config.output.shapes && (!scene.empty() || !whole.bodies->all_free_spheres());
         if (!resuming) {
             if (shapes) file->show_shapes(scene);
             return;
         }
         file->truncate_after(s.first_step);
-        if (shapes) file->show_shapes(scene);
+        if (shapes)
+            file->show_shapes(scene);
+        else // one an earlier rubble may have left, now out of date
+            runfile::remove_shapes_sidecar(o.resume_path);
         const auto series = runfile::read_diagnostics(o.resume_path);
         if (series.empty()) throw InputError("'" + o.resume_path + "' has no diagnostics row");
         start = series.front();

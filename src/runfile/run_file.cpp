@@ -342,11 +342,12 @@ void RunFile::write_snapshot(const Bodies& b, double time, std::int64_t step,
     ++next_snapshot_index_;
     last_snapshot_step_ = step;
     refresh_sidecar();
-    if (shapes_) {
+    if (shapes_ && shapes_failed_) {
+        refresh_shapes(); // from the file: what the failed writes left out too
+    } else if (shapes_) {
         try {
             shapes_->add(next_snapshot_index_ - 1, b, time, step);
-            shapes_failed_ = false;
-        } catch (const IoError& e) {
+        } catch (const std::exception& e) { // derived data: never the run's end
             report_shapes_failure(e.what());
         }
     }
@@ -362,14 +363,15 @@ void RunFile::refresh_shapes() {
     try {
         shapes_->refresh();
         shapes_failed_ = false;
-    } catch (const IoError& e) {
+    } catch (const std::exception& e) { // derived data: never the run's end
         report_shapes_failure(e.what());
     }
 }
 
 void RunFile::report_shapes_failure(const std::string& what) {
-    if (shapes_failed_) return;
-    shapes_failed_ = true;
+    const bool said = shapes_failed_;
+    shapes_failed_ = true; // until a refresh from the file succeeds
+    if (said) return;
     const std::string message = what +
                                 "; the run goes on without its shapes sidecar (rubble xdmf " +
                                 path_ + " writes it later)";

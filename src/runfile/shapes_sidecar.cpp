@@ -12,6 +12,7 @@
 #include "rubble/runfile/run_file.hpp"
 #include "rubble/storage/atomic_file.hpp"
 #include "rubble/storage/hdf5_util.hpp"
+#include "xml_escape.hpp"
 
 // The XDMF uses what XDMF 2 and 3 share, as the bodies' sidecar does (xdmf_sidecar.cpp): a
 // Temporal collection of Uniform grids, Polyvertex points for the spheres and Triangle cells
@@ -51,7 +52,7 @@ void write_mesh(hid_t file, const char* group, const TriangleMesh& m, const char
 Counts write_snapshot_file(const std::string& path, const SceneGeometry& g, double time,
                            std::int64_t step) {
     const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-    {
+    try {
         h5::Handle f = h5::create_file(temporary, true);
         h5::write_attr(f.get(), "time", time);
         h5::write_attr(f.get(), "step", step);
@@ -68,6 +69,10 @@ Counts write_snapshot_file(const std::string& path, const SceneGeometry& g, doub
         write_mesh(f.get(), "walls", g.walls, "wall",
                    "index of the triangle's wall ([[walls]] in order, then the fixed hulls)");
         h5::close_file(f, temporary);
+    } catch (...) {
+        std::error_code ignored;
+        fs::remove(temporary, ignored); // a full disk leaves no half file behind
+        throw;
     }
     std::error_code ec;
     fs::rename(temporary, path, ec);
@@ -126,8 +131,9 @@ std::string time_text(double t) {
 // references are relative to the XDMF's directory.
 std::array<std::string, 3> grid_texts(const std::string& name, const std::string& file,
                                       const Counts& c) {
-    const std::string head = "      <Grid Name=\"" + name + "\" GridType=\"Uniform\">\n" +
-                             "        <Time Value=\"" + time_text(c.time) + "\"/>\n";
+    const std::string head = "      <Grid Name=\"" + xml_escape(name) +
+                             "\" GridType=\"Uniform\">\n" + "        <Time Value=\"" +
+                             time_text(c.time) + "\"/>\n";
     std::array<std::string, 3> out;
     if (c.spheres > 0) {
         const std::string at = file + ":/spheres/";
@@ -186,11 +192,23 @@ std::vector<fs::path> files_in(const std::string& directory) {
     std::error_code ec;
     for (fs::directory_iterator it(directory, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
-        const bool ours = name.size() >= 9 && name.find_first_not_of("0123456789") == 6 &&
-                          name.compare(6, 3, ".h5") == 0;
+        const std::size_t digits = name.find_first_not_of("0123456789");
+        const bool ours =
+            digits != std::string::npos && digits >= 6 && name.compare(digits, 3, ".h5") == 0;
         if (ours) out.push_back(it->path());
     }
     return out;
+}
+
+// The per-snapshot files' directory as the XDMF names it (relative, escaped for XML). XDMF
+// separates the file from the dataset at the first ':' (xdmf_sidecar.cpp): a name holding one
+// cannot be referred to.
+std::string directory_reference(const std::string& h5_path, const std::string& directory) {
+    const std::string name = fs::path(directory).filename().string();
+    if (name.find(':') != std::string::npos)
+        throw IoError("cannot write the shapes sidecar of '" + h5_path +
+                      "': XDMF cannot refer to a file name containing ':' (rename the file)");
+    return xml_escape(name) + "/";
 }
 
 } // namespace
@@ -203,11 +221,13 @@ std::string shapes_sidecar_path(const std::string& h5_path, ShapeKind kind) {
 
 std::string shapes_directory(const std::string& h5_path) {
     fs::path p(h5_path);
+    if (p.extension() == ".shapes") return h5_path + ".shapes"; // never the run file itself
     return p.replace_extension(".shapes").string();
 }
 
 void ShapesSidecar::add(std::int64_t index, const Bodies& b, double time, std::int64_t step) {
     const std::string directory = shapes_directory(h5_path_);
+    const std::string reference = directory_reference(h5_path_, directory);
     std::error_code ec;
     fs::create_directories(directory, ec);
     const std::string file = snapshot_file_name(index);
@@ -215,7 +235,7 @@ void ShapesSidecar::add(std::int64_t index, const Bodies& b, double time, std::i
                                          scene_geometry(b, scene_, time), time, step);
     char name[32];
     std::snprintf(name, sizeof name, "%06lld", static_cast<long long>(index));
-    grids_[name] = grid_texts(name, fs::path(directory).filename().string() + "/" + file, c);
+    grids_[name] = grid_texts(name, reference + file, c);
     write_xdmf();
 }
 
@@ -247,10 +267,7 @@ void ShapesSidecar::write_xdmf() const {
 
 std::int64_t ShapesSidecar::refresh() {
     const std::string directory = shapes_directory(h5_path_);
-    const std::string h5_name = fs::path(h5_path_).filename().string();
-    if (h5_name.find(':') != std::string::npos)
-        throw IoError("cannot write the shapes sidecar of '" + h5_path_ +
-                      "': XDMF cannot refer to a file name containing ':' (rename the file)");
+    const std::string relative = directory_reference(h5_path_, directory);
     std::vector<SnapshotTag> snapshots;
     try {
         snapshots = snapshots_of(h5_path_);
@@ -268,7 +285,6 @@ std::int64_t ShapesSidecar::refresh() {
     grids_.clear();
     std::error_code ec;
     fs::create_directories(directory, ec);
-    const std::string relative = fs::path(directory).filename().string() + "/";
     for (const SnapshotTag& s : snapshots) {
         const std::string file = snapshot_file_name(s.index);
         const std::string path = (fs::path(directory) / file).string();
@@ -291,7 +307,7 @@ void remove_shapes_sidecar(const std::string& h5_path) {
     const std::string directory = shapes_directory(h5_path);
     for (const fs::path& p : files_in(directory))
         fs::remove(p, ec);
-    fs::remove(directory, ec); // only when empty
+    if (fs::is_directory(directory, ec)) fs::remove(directory, ec); // only when empty
 }
 
 } // namespace rubble::runfile

@@ -11,6 +11,7 @@
 #include "rubble/core/error.hpp"
 #include "rubble/storage/atomic_file.hpp"
 #include "rubble/storage/hdf5_util.hpp"
+#include "xml_escape.hpp"
 
 // The sidecar uses only what XDMF 2 and XDMF 3 share (Grid, Time, Topology, Geometry,
 // Attribute, DataItem with Format="HDF"; the XDMF 3 model at xdmf.org, "XDMF Model and
@@ -30,33 +31,6 @@ struct Field {
     const char* number_type; ///< XDMF NumberType
     std::size_t precision;   ///< bytes
 };
-
-std::string xml_escape(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    for (const char c : text) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        case '\'':
-            out += "&apos;";
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
-}
 
 // The XDMF number type of an HDF5 datatype, if XDMF has one: integers of 1, 4 or 8 bytes and
 // floats of 4 or 8 (the precisions both XDMF versions read); not strings, compounds or enums.

@@ -27,6 +27,7 @@ struct OutputConfig {
     bool overwrite = false;
     double snapshot_interval = 0.0;    ///< s, 0: first and last only
     double diagnostics_interval = 0.0; ///< s, 0: every step
+    bool shapes = true; ///< keep the shapes sidecar (runfile/shapes_sidecar.hpp) where it has any
 };
 
 /// When a run ends before its end time because it has settled (stop.*; run/settling.hpp):

@@ -15,6 +15,7 @@ namespace rubble::ic {
 struct TextTable {
     std::string path;                ///< as given, for messages
     std::vector<std::string> header; ///< the columns' names, as written
+    int header_line = 0;             ///< its line number
     struct Row {
         int line;                       ///< 1-based line number in the file
         std::vector<std::string> cells; ///< one per column ("" where not given)

@@ -154,6 +154,11 @@ TEST(BodyTable, AUsersTableGivesTheTextbookBodies) {
                                 "4, 30, 0, 0, , , , , , , , , , , , 1000, , , , , pair.csv\n");
     const Bodies b = ic::read_body_table(table);
     ASSERT_EQ(b.size(), 4u);
+    // A spreadsheet's UTF-8 byte-order mark before the header is no part of its first name.
+    EXPECT_EQ(ic::read_body_table(dir.write("bom.csv", "\xEF\xBB\xBFid,x,y,z,radius,mass\n"
+                                                       "9,0,0,0,1,1\n"))
+                  .id,
+              (std::vector<std::int64_t>{9}));
     EXPECT_EQ(b.id, (std::vector<std::int64_t>{1, 2, 3, 4}));
 
     // The sphere: m = rho 4/3 pi r^3, I = 2/5 m r^2.
@@ -224,7 +229,15 @@ TEST(BodyTable, EveryMalformedTableIsRefusedNamingFileLineAndColumn) {
         std::vector<std::string> expected;
     };
     const std::vector<Case> cases{
-        {"unknown column", "id,x,y,z,vel_x\n1,0,0,0,1\n", {"unknown column vel_x"}},
+        {"unknown column",
+         "# made by hand\nid,x,y,z,vel_x\n1,0,0,0,1\n",
+         {":2: unknown column vel_x"}},
+        {"no position",
+         "id,x,y,z,radius,density\n1,,,,1,1\n",
+         {":2: column x = \"\": every row needs a value here"}},
+        {"huge cube",
+         "id,x,y,z,density,shape,size\n1,0,0,0,1,cube,1e300\n",
+         {"column size = \"1e300\": too large"}},
         {"no z", "id,x,y\n1,0,0\n", {"has no column z"}},
         {"half a group",
          "id,x,y,z,radius,density,vx,vy\n1,0,0,0,1,1,0,0\n",

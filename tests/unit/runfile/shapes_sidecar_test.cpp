@@ -162,3 +162,16 @@ TEST(ShapesSidecar, ARunKeepsOneFilePerSnapshotWithItsCountsAndRemakesWhatIsLost
     EXPECT_FALSE(std::filesystem::exists(file_of(2)));
     EXPECT_FALSE(std::filesystem::exists(file_of(3)));
 }
+
+TEST(ShapesSidecar, OutputShapesFalseKeepsNone) {
+    TempDir dir;
+    const std::string run = dir.file("box.h5");
+    ASSERT_EQ(run_rubble({"run", dir.write("box.toml", aggregates_in_a_box(run, 10)),
+                          "--output.shapes", "false"})
+                  .code,
+              0);
+    EXPECT_FALSE(std::filesystem::exists(runfile::shapes_directory(run)));
+    for (const auto kind :
+         {runfile::ShapeKind::spheres, runfile::ShapeKind::hulls, runfile::ShapeKind::walls})
+        EXPECT_FALSE(std::filesystem::exists(runfile::shapes_sidecar_path(run, kind)));
+}
