@@ -38,9 +38,15 @@ TEST(Campaign, InterruptedAndContinuedEqualsUninterruptedBitwise) {
     for (const char* f : run_files) {
         const std::string path = whole + "/" + f;
         ASSERT_TRUE(rubble::runfile::is_complete(path)) << f;
-        // The clouds fall together and come to rest well before t_end.
-        EXPECT_EQ(rubble::runfile::read_stop_reason(path), "settled") << f;
-        EXPECT_LT(rubble::runfile::read_snapshot(path, -1).time, 80000.0) << f;
+        // The clouds fall together; the polyhedra come to rest well before t_end, so the
+        // settled stop is what ends them. Hard spheres keep rattling (issue 35: no resting
+        // contacts yet), and whether the settled stop catches a quiet window before t_end
+        // turns on the last bits of a chaotic run (it did with one libm, not with another):
+        // either is a complete run, and the interrupted campaign must end each the same way.
+        if (std::string(f).find("polyhedron") != std::string::npos) {
+            EXPECT_EQ(rubble::runfile::read_stop_reason(path), "settled") << f;
+            EXPECT_LT(rubble::runfile::read_snapshot(path, -1).time, 80000.0) << f;
+        }
     }
     EXPECT_TRUE(std::filesystem::exists(whole + "/campaign.json"));
 
@@ -73,7 +79,8 @@ TEST(Campaign, InterruptedAndContinuedEqualsUninterruptedBitwise) {
         SCOPED_TRACE(f);
         rubble::test::expect_same_final_state(whole + "/" + f, parts + "/" + f);
         rubble::test::expect_same_diagnostics(whole + "/" + f, parts + "/" + f);
-        EXPECT_EQ(rubble::runfile::read_stop_reason(parts + "/" + f), "settled");
+        EXPECT_EQ(rubble::runfile::read_stop_reason(parts + "/" + f),
+                  rubble::runfile::read_stop_reason(whole + "/" + f));
     }
     // A third call finds everything done.
     const auto done = run_rubble({"campaign", file, "--quiet"});
@@ -121,8 +128,8 @@ TEST(Campaign, RunOnlyRunsTheOneRunItNames) {
     const std::string file = tmp.write("c.toml", campaign(dir));
     const auto r = run_rubble({"campaign", file, "--quiet", "--run", "3"});
     ASSERT_EQ(r.code, 0) << r.err;
-    EXPECT_NE(r.out.find("run 3/4 (set 1.1@1, seed 3, sphere): settled"), std::string::npos)
-        << r.out;
+    // (settled or at its end time: a sphere run, see the first test)
+    EXPECT_NE(r.out.find("run 3/4 (set 1.1@1, seed 3, sphere): "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("campaign tiny: run 3/4 finished"), std::string::npos) << r.out;
     for (int k = 0; k < 4; ++k)
         EXPECT_EQ(std::filesystem::exists(dir + "/" + run_files[k]), k == 2) << run_files[k];
