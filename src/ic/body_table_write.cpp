@@ -7,6 +7,7 @@
 #include "rubble/core/error.hpp"
 #include "rubble/ic/body_table.hpp"
 #include "rubble/ic/obj_shapes.hpp"
+#include "rubble/ic/text_table.hpp"
 #include "rubble/storage/atomic_file.hpp"
 
 namespace rubble::ic {
@@ -15,18 +16,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string full(double x) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.17g", x);
-    return text;
-}
-
 std::string cells(const Vec3& v) {
-    return full(v.x()) + "," + full(v.y()) + "," + full(v.z());
+    return exact_text(v.x()) + "," + exact_text(v.y()) + "," + exact_text(v.z());
 }
 
 std::string cells(const Quat& q) {
-    return full(q.w()) + "," + full(q.x()) + "," + full(q.y()) + "," + full(q.z());
+    return exact_text(q.w()) + "," + exact_text(q.x()) + "," + exact_text(q.y()) + "," +
+           exact_text(q.z());
 }
 
 // The table's path less a .csv or .txt ending: the stem its companions are named from.
@@ -73,7 +69,7 @@ std::vector<std::string> write_body_table(const Bodies& b, const std::string& pa
     bool any_aggregate = false;
     for (std::size_t k = 0; k < b.size(); ++k) {
         const std::size_t s0 = first_sphere[k], s1 = first_sphere[k + 1];
-        std::string model, radius = full(b.radius[k]), shape, parts_cell;
+        std::string model, radius = exact_text(b.radius[k]), shape, parts_cell;
         if (hull_of[k] >= 0) {
             model = "polyhedron";
             shape = shapes_name + "#" +
@@ -88,13 +84,14 @@ std::vector<std::string> write_body_table(const Bodies& b, const std::string& pa
             parts_cell = parts_name + "#" + std::to_string(b.id[k]);
             for (std::size_t s = s0; s < s1; ++s)
                 parts += std::to_string(b.id[k]) + "," + cells(b.spheres.offset[s]) + "," +
-                         full(b.spheres.radius[s]) + "," + full(b.spheres.mass[s]) + "\n";
+                         exact_text(b.spheres.radius[s]) + "," + exact_text(b.spheres.mass[s]) +
+                         "\n";
         }
         table += std::to_string(b.id[k]) + "," + model + "," + cells(b.pos[k]) + "," +
                  cells(b.vel[k]) + "," + cells(b.spin[k]) + "," + cells(b.orientation[k]) + "," +
-                 full(b.mass[k]) + "," + radius + "," + shape + "," + parts_cell + "," +
+                 exact_text(b.mass[k]) + "," + radius + "," + shape + "," + parts_cell + "," +
                  cells(b.inertia[k]) + "," + cells(b.principal_axes[k]) + "," +
-                 full(b.free_path[k]) + "\n";
+                 exact_text(b.free_path[k]) + "\n";
     }
     std::vector<std::string> written;
     if (any_aggregate) {

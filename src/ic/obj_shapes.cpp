@@ -39,12 +39,6 @@ std::size_t corner_index(const std::string& word, std::size_t count, const std::
     return static_cast<std::size_t>(zero_based);
 }
 
-std::string full(double x) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.17g", x);
-    return text;
-}
-
 } // namespace
 
 std::vector<ObjShape> read_obj_shapes(const std::string& path) {
@@ -145,7 +139,8 @@ std::string obj_text(const std::vector<ObjShape>& shapes, const std::string& com
     for (const ObjShape& s : shapes) {
         text += "o " + s.name + "\n";
         for (const Vec3& v : s.shape.hull.vertices)
-            text += "v " + full(v.x()) + " " + full(v.y()) + " " + full(v.z()) + "\n";
+            text +=
+                "v " + exact_text(v.x()) + " " + exact_text(v.y()) + " " + exact_text(v.z()) + "\n";
         for (const auto& t : s.shape.hull.faces)
             text += "f " + std::to_string(first + static_cast<std::size_t>(t[0])) + " " +
                     std::to_string(first + static_cast<std::size_t>(t[1])) + " " +

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "rubble/ic/text_table.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -84,6 +85,12 @@ TextTable read_text_table(const std::string& path, const std::string& what) {
     if (t.header.empty())
         throw InputError(path + ": the " + what + " has no header line naming its columns");
     return t;
+}
+
+std::string exact_text(double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", x);
+    return text;
 }
 
 std::optional<double> parse_number(const std::string& cell) {

@@ -38,4 +38,7 @@ struct TextTable {
 /// accepts), or nothing when the cell holds anything else.
 [[nodiscard]] std::optional<double> parse_number(const std::string& cell);
 
+/// `x` as text that parse_number reads back as the same double (%.17g; "inf" for infinity).
+[[nodiscard]] std::string exact_text(double x);
+
 } // namespace rubble::ic
