@@ -110,24 +110,23 @@ void check_snapshot_index(const ParameterSet& p, const RunConfig& c) {
                                               std::to_string(count - 1));
 }
 
-void check_ic_table(const ParameterSet& p, const RunConfig& c) {
-    if (c.ic.type != ic::IcType::table) return;
-    const std::string& path = c.ic.table.path;
-    check_name_length(p, "ic.table.path", path);
+// An input file `key` names: a name the system takes, an existing regular file.
+void check_input_file(const ParameterSet& p, const std::string& key, const std::string& path) {
+    check_name_length(p, key, path);
     std::error_code ec;
     const fs::file_status st = fs::status(path, ec);
-    if (!fs::exists(st)) throw p.error("ic.table.path", "no such file");
-    if (!fs::is_regular_file(st)) throw p.error("ic.table.path", "is not a regular file");
+    if (!fs::exists(st)) throw p.error(key, "no such file");
+    if (!fs::is_regular_file(st)) throw p.error(key, "is not a regular file");
+}
+
+void check_ic_table(const ParameterSet& p, const RunConfig& c) {
+    if (c.ic.type == ic::IcType::table) check_input_file(p, "ic.table.path", c.ic.table.path);
 }
 
 void check_ic_file(const ParameterSet& p, const RunConfig& c) {
     if (c.ic.type != ic::IcType::file) return;
     const std::string& path = c.ic.file.path;
-    check_name_length(p, "ic.file.path", path);
-    std::error_code ec;
-    const fs::file_status st = fs::status(path, ec);
-    if (!fs::exists(st)) throw p.error("ic.file.path", "no such file");
-    if (!fs::is_regular_file(st)) throw p.error("ic.file.path", "is not a regular file");
+    check_input_file(p, "ic.file.path", path);
     if (!has_hdf5_signature(path))
         throw p.error("ic.file.path", "is not an HDF5 file (a rubble output is needed)");
     try {
