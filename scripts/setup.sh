@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages rubble needs (only those missing) and builds one CMake preset.
-#   scripts/setup.sh [release|debug-sanitize|cuda]     (default: release)
+#   scripts/setup.sh [release|debug-sanitize|cuda] [TARGET...]   (default: release, all targets)
 # RUBBLE_EXTRA_PACKAGES adds Debian packages (scripts/test.sh: ParaView for the XDMF test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,4 +30,7 @@ case "$preset" in
   *) echo "setup: unknown preset '$preset'" >&2; exit 2 ;;
 esac
 cmake --preset "$preset" >/dev/null
-cmake --build "$dir" -j "$(nproc)"
+shift || true
+targets=()
+[ $# -eq 0 ] || targets=(--target "$@")
+cmake --build "$dir" -j "$(nproc)" "${targets[@]}"

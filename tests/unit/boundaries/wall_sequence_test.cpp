@@ -72,7 +72,7 @@ std::optional<double> sampled_contact(const Wall& w, const Vec3& p0, const Vec3&
 }
 
 std::vector<Hit> reference_sequence(Bodies b, const std::vector<Wall>& walls, double h,
-                                    const Restitution& eps) {
+                                    const Restitution& restitution) {
     const std::size_t n = b.size();
     struct Ev {
         double t;
@@ -122,7 +122,7 @@ std::vector<Hit> reference_sequence(Bodies b, const std::vector<Wall>& walls, do
             const SphereState s = state(e.i);
             const Vec3 nrm = wall_gap(w, p, s.pos, s.radius).normal;
             const Vec3 uw = surface_velocity(w, p, s.pos - s.radius * nrm);
-            const WallOutcome o = resolve_wall_contact(s, nrm, uw, eps);
+            const WallOutcome o = resolve_wall_contact(s, nrm, uw, restitution);
             b.vel[e.i] = o.vel;
             b.spin[e.i] = o.spin;
             ++count[e.i];
@@ -134,7 +134,7 @@ std::vector<Hit> reference_sequence(Bodies b, const std::vector<Wall>& walls, do
         }
         const auto j = static_cast<std::size_t>(e.j);
         advance(j);
-        const auto o = collisions::resolve_collision(state(e.i), state(j), eps);
+        const auto o = collisions::resolve_collision(state(e.i), state(j), restitution);
         b.vel[e.i] = o.vel1;
         b.vel[j] = o.vel2;
         b.spin[e.i] = o.spin1;

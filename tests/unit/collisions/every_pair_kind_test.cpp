@@ -2,9 +2,9 @@
 // What every pair kind of the event-driven engine must do, written once and run over the four
 // (sphere or aggregate, meeting a body or a wall: tests/support/pair_kind_cases.hpp): overlaps
 // at the start aborted with a message naming both partners, or cleared by each strategy with
-// momentum kept (the walls' impulses booked); round-off depths taken as contacts, not overlaps;
-// a head-on contact at its analytic time, logged with its partner's id; touching bodies meet
-// now when approaching and never when receding. The closed forms of each kind (rolling at 5/7,
+// pair_momentum kept (the walls' impulses booked); round-off depths taken as contacts, not
+// overlaps; a head-on contact at its analytic time, logged with its partner's id; touching bodies
+// meet now when approaching and never when receding. The closed forms of each kind (rolling at 5/7,
 // the dumbbell impulse, Newton's cradle) stay in the kinds' own tests.
 #include <gtest/gtest.h>
 
@@ -19,12 +19,12 @@
 namespace rubble::collisions {
 namespace {
 
-constexpr double eps = std::numeric_limits<double>::epsilon();
+constexpr double pair_eps = std::numeric_limits<double>::epsilon();
 
 template <class K> class EveryPairKind : public ::testing::Test {};
 TYPED_TEST_SUITE(EveryPairKind, test::PairKindCases, test::PairKindCaseNames);
 
-Vec3 momentum(const Bodies& b) {
+Vec3 pair_momentum(const Bodies& b) {
     Vec3 p = Vec3::Zero();
     for (std::size_t i = 0; i < b.size(); ++i)
         p += b.mass[i] * b.vel[i];
@@ -64,7 +64,7 @@ TYPED_TEST(EveryPairKind, AnAbortNamesBothPartnersTheDepthAndTheKey) {
 
 TYPED_TEST(EveryPairKind, EveryStrategyClearsTheOverlapKeepingMomentumWithTheWallsBudget) {
     const Bodies start = TypeParam::overlapping(1e-3, 0.2);
-    const Vec3 p0 = momentum(start);
+    const Vec3 p0 = pair_momentum(start);
     const double scale = momentum_scale(start);
     for (const OverlapStrategy s : {OverlapStrategy::trace_back, OverlapStrategy::push_apart,
                                     OverlapStrategy::repulse, OverlapStrategy::merge}) {
@@ -75,7 +75,7 @@ TYPED_TEST(EveryPairKind, EveryStrategyClearsTheOverlapKeepingMomentumWithTheWal
         const DriftStats first = engine.drift(b, h, 0.0);
         EXPECT_GT(first.overlaps, 0) << static_cast<int>(s);
         // The depth is a difference of lengths of about 1 m: exact to a few of their ulps.
-        EXPECT_NEAR(first.max_overlap, 1e-3 / TypeParam::overlap_length, 64 * eps)
+        EXPECT_NEAR(first.max_overlap, 1e-3 / TypeParam::overlap_length, 64 * pair_eps)
             << static_cast<int>(s);
         // Repulsion undoes an overlap within about one step (rigid_overlaps.hpp): cleared by
         // the end of the second drift, as every other strategy at once.
@@ -84,9 +84,10 @@ TYPED_TEST(EveryPairKind, EveryStrategyClearsTheOverlapKeepingMomentumWithTheWal
         Vec3 walls = Vec3::Zero();
         for (const WallImpulse& w : engine.wall_impulses())
             walls += w.linear;
-        // Each contact and each strategy keeps momentum to round-off: a few operations per
+        // Each contact and each strategy keeps pair_momentum to round-off: a few operations per
         // body on momenta of at most `scale`.
-        EXPECT_LE((momentum(b) - walls - p0).norm(), 64 * eps * scale) << static_cast<int>(s);
+        EXPECT_LE((pair_momentum(b) - walls - p0).norm(), 64 * pair_eps * scale)
+            << static_cast<int>(s);
     }
 }
 
@@ -116,11 +117,11 @@ TYPED_TEST(EveryPairKind, AHeadOnContactComesAtItsAnalyticTimeLoggedWithItsPartn
     // Straight lines and no spin: the quadratic (spheres) and the conservative advance
     // (aggregates, whose bound on the closing speed is then exact) reach the root in one step,
     // up to the round-off of the clock at t0 + h.
-    EXPECT_NEAR(r.time, t0 + gap / speed, 64 * eps * (t0 + h));
+    EXPECT_NEAR(r.time, t0 + gap / speed, 64 * pair_eps * (t0 + h));
     EXPECT_EQ(r.id1, TypeParam::log_ids().first);
     EXPECT_EQ(r.id2, TypeParam::log_ids().second);
-    EXPECT_NEAR(r.normal_speed, speed, 64 * eps * speed);
-    EXPECT_NEAR(r.tangential_speed, 0.0, 64 * eps * speed);
+    EXPECT_NEAR(r.normal_speed, speed, 64 * pair_eps * speed);
+    EXPECT_NEAR(r.tangential_speed, 0.0, 64 * pair_eps * speed);
 }
 
 TYPED_TEST(EveryPairKind, TouchingBodiesMeetNowWhenApproachingAndNeverWhenReceding) {

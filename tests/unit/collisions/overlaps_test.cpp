@@ -19,7 +19,7 @@ Bodies overlapping_pair() {
     return b;
 }
 
-Vec3 momentum(const Bodies& b) {
+Vec3 total_momentum(const Bodies& b) {
     Vec3 p = Vec3::Zero();
     for (std::size_t i = 0; i < b.size(); ++i)
         p += b.mass[i] * b.vel[i];
@@ -72,7 +72,7 @@ TEST(Overlaps, PushApartKeepsTheCentreOfMassAndVelocities) {
 
 TEST(Overlaps, TraceBackFindsTheMissedCollision) {
     Bodies b = overlapping_pair();
-    const Vec3 p0 = momentum(b), c0 = centre_of_mass(b);
+    const Vec3 p0 = total_momentum(b), c0 = centre_of_mass(b);
     const double h = 1e-3;
     const DriftStats s = run(b, OverlapStrategy::trace_back, h);
     EXPECT_EQ(s.overlaps, 1);
@@ -81,30 +81,30 @@ TEST(Overlaps, TraceBackFindsTheMissedCollision) {
     // at the start of the drift and 0.1 + 0.2 h after it.
     EXPECT_NEAR(b.vel[1].x() - b.vel[0].x(), 0.2, 1e-15);
     EXPECT_NEAR((b.pos[1] - b.pos[0]).norm(), 1.1 + 0.2 * h, 1e-14);
-    EXPECT_LT((momentum(b) - p0).norm(), 1e-15);
+    EXPECT_LT((total_momentum(b) - p0).norm(), 1e-15);
     EXPECT_LT((centre_of_mass(b) - (c0 + h * p0 / 4.0)).norm(), 1e-15);
 }
 
 TEST(Overlaps, MergeLeavesOneSphere) {
     Bodies b = overlapping_pair();
-    const Vec3 p0 = momentum(b);
+    const Vec3 p0 = total_momentum(b);
     const DriftStats s = run(b, OverlapStrategy::merge);
     EXPECT_EQ(s.merges, 1);
     ASSERT_EQ(b.size(), 1u);
     EXPECT_EQ(b.id[0], 8); // the heavier survives
     EXPECT_DOUBLE_EQ(b.mass[0], 4.0);
-    EXPECT_LT((momentum(b) - p0).norm(), 1e-15);
+    EXPECT_LT((total_momentum(b) - p0).norm(), 1e-15);
 }
 
 TEST(Overlaps, RepulseSeparatesThePairInOneStep) {
     Bodies b = overlapping_pair();
-    const Vec3 p0 = momentum(b);
+    const Vec3 p0 = total_momentum(b);
     const double h = 0.01;
     (void)run(b, OverlapStrategy::repulse, h);
     // Relative normal velocity set to 0.1 / h outward: the overlap is gone after the drift.
     EXPECT_NEAR(b.vel[1].x() - b.vel[0].x(), 0.1 / h, 1e-12);
     EXPECT_NEAR((b.pos[1] - b.pos[0]).norm(), 1.0, 1e-12);
-    EXPECT_LT((momentum(b) - p0).norm(), 1e-14);
+    EXPECT_LT((total_momentum(b) - p0).norm(), 1e-14);
 }
 
 } // namespace

@@ -21,7 +21,7 @@ namespace {
 
 // Round-off allowance: mass properties and L are sums over the spheres of a few products each;
 // summation_bound with n = 64 terms covers the up to 12 spheres and the 3x3 products here.
-const double round_off = test::summation_bound(64);
+const double merge_round_off = test::summation_bound(64);
 
 enum class Kind { aggregate, sphere };
 
@@ -36,7 +36,7 @@ void add_body(Bodies& b, std::int64_t id, Kind kind, double scale, Rng& rng) {
     }
 }
 
-struct Totals {
+struct MergeTotals {
     double mass = 0;
     Vec3 momentum = Vec3::Zero(), angular_momentum = Vec3::Zero(); // L about the origin
     double kinetic = 0, momentum_scale = 0, angular_scale = 0;
@@ -45,8 +45,8 @@ struct Totals {
 // Momentum, angular momentum and kinetic energy summed over every sphere as a rigid part of its
 // body (sphere s at x_s moving with v + w x (x_s - x), own spin w): apart from the bodies'
 // inertia tensors. The spheres of flagged bodies are left out.
-Totals sphere_totals(const Bodies& b, const std::vector<std::uint8_t>& removed) {
-    Totals t;
+MergeTotals sphere_totals(const Bodies& b, const std::vector<std::uint8_t>& removed) {
+    MergeTotals t;
     for (std::size_t s = 0; s < b.spheres.size(); ++s) {
         const auto k = static_cast<std::size_t>(b.spheres.body[s]);
         if (removed[k]) continue;
@@ -88,7 +88,7 @@ TEST(RigidMerge, StickingConservesMomentumAngularMomentumAndBuildsTheUnion) {
                     test::touch(b, 1, 2, rng);
                     const Bodies before = b;
                     std::vector<std::uint8_t> removed(b.size(), 0);
-                    const Totals t0 = sphere_totals(b, removed);
+                    const MergeTotals t0 = sphere_totals(b, removed);
                     // The union, as a set of spheres in the inertial frame, survivor's first.
                     const bool keep_1 = first_survives(b.mass[1], b.id[1], b.mass[2], b.id[2]);
                     std::vector<SpherePart> parts;
@@ -107,14 +107,14 @@ TEST(RigidMerge, StickingConservesMomentumAngularMomentumAndBuildsTheUnion) {
                     EXPECT_EQ(removed, std::vector<std::uint8_t>(
                                            {0, static_cast<std::uint8_t>(keep_1 ? 0 : 1),
                                             static_cast<std::uint8_t>(keep_1 ? 1 : 0), 0}));
-                    const Totals t1 = sphere_totals(b, removed);
+                    const MergeTotals t1 = sphere_totals(b, removed);
                     EXPECT_LT((t1.momentum - t0.momentum).norm(),
-                              round_off * (t0.momentum_scale + t1.momentum_scale));
+                              merge_round_off * (t0.momentum_scale + t1.momentum_scale));
                     EXPECT_LT((t1.angular_momentum - t0.angular_momentum).norm(),
-                              round_off * (t0.angular_scale + t1.angular_scale));
+                              merge_round_off * (t0.angular_scale + t1.angular_scale));
                     EXPECT_NEAR(t0.kinetic - t1.kinetic, o.energy_loss,
-                                round_off * (t0.kinetic + t1.kinetic));
-                    EXPECT_GE(o.energy_loss, -round_off * t0.kinetic);
+                                merge_round_off * (t0.kinetic + t1.kinetic));
+                    EXPECT_GE(o.energy_loss, -merge_round_off * t0.kinetic);
 
                     // The analytic loss, from the union's inertia tensor.
                     const double m1 = before.mass[1], m2 = before.mass[2], m = m1 + m2;
@@ -131,7 +131,8 @@ TEST(RigidMerge, StickingConservesMomentumAngularMomentumAndBuildsTheUnion) {
                     const double analytic =
                         0.5 * m1 * m2 / m * (before.vel[2] - before.vel[1]).squaredNorm() +
                         spin_energy - 0.5 * l.dot(want.inertia.inverse() * l);
-                    EXPECT_NEAR(o.energy_loss, analytic, round_off * (t0.kinetic + t1.kinetic));
+                    EXPECT_NEAR(o.energy_loss, analytic,
+                                merge_round_off * (t0.kinetic + t1.kinetic));
 
                     // No sphere moved, and the new body has the union's mass properties.
                     const std::size_t s = o.survivor;
@@ -139,14 +140,14 @@ TEST(RigidMerge, StickingConservesMomentumAngularMomentumAndBuildsTheUnion) {
                     ASSERT_EQ(now.size(), parts.size());
                     for (std::size_t p = 0; p < parts.size(); ++p)
                         EXPECT_LT((now[p] - parts[p].centre).norm(),
-                                  round_off * (parts[p].centre.norm() + b.radius[s]));
-                    EXPECT_NEAR(b.mass[s], want.mass, round_off * want.mass);
+                                  merge_round_off * (parts[p].centre.norm() + b.radius[s]));
+                    EXPECT_NEAR(b.mass[s], want.mass, merge_round_off * want.mass);
                     EXPECT_LT((b.pos[s] - want.centre).norm(),
-                              round_off * (want.centre.norm() + b.radius[s]));
+                              merge_round_off * (want.centre.norm() + b.radius[s]));
                     EXPECT_LT((inertia_tensor(b, s) - want.inertia).norm(),
-                              round_off * want.inertia.norm());
+                              merge_round_off * want.inertia.norm());
                     EXPECT_NEAR(b.radius[s], want.bounding_radius,
-                                round_off * (want.centre.norm() + want.bounding_radius));
+                                merge_round_off * (want.centre.norm() + want.bounding_radius));
                     EXPECT_EQ(b.free_path[s], 0.0);
 
                     remove_flagged(b, removed);
@@ -180,8 +181,8 @@ TEST(RigidMerge, APeriodicImageSticksWhereItTouches) {
         EXPECT_EQ(o.survivor, mass_j > 1.0 ? 1u : 0u);
         // The survivor's sphere first, then the absorbed one's.
         const std::size_t first = o.survivor == 0 ? 0 : 1;
-        EXPECT_LT((got[0] - want[first]).norm(), round_off * 10.0);
-        EXPECT_LT((got[1] - want[1 - first]).norm(), round_off * 10.0);
+        EXPECT_LT((got[0] - want[first]).norm(), merge_round_off * 10.0);
+        EXPECT_LT((got[1] - want[1 - first]).norm(), merge_round_off * 10.0);
         remove_flagged(b, removed);
         EXPECT_NO_THROW(b.check_consistent());
     }

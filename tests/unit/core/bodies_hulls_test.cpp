@@ -25,7 +25,7 @@ namespace {
 constexpr double rho = 2500.0; // kg/m^3
 
 // A free sphere (id 0), a box (id 1), a two-sphere aggregate (id 2), a random hull (id 3).
-Bodies mixed() {
+Bodies mixed_with_hulls() {
     Bodies b;
     b.add_sphere(0, 1.0e3, 0.5, Vec3(-5, 0, 0), Vec3::Zero(), Vec3::Zero());
     const auto box = b.add_hull_shape(shapes::make_polyhedron(ic::box_hull(Vec3(1.0, 2.0, 3.0))));
@@ -52,7 +52,7 @@ void expect_refused(const Bodies& b, const std::string& what) {
 } // namespace
 
 TEST(BodiesWithHulls, AddPolyhedronGivesTheExactMassPropertiesOfTheShape) {
-    const Bodies b = mixed();
+    const Bodies b = mixed_with_hulls();
     EXPECT_NO_THROW(b.check_consistent());
     ASSERT_EQ(b.hulls.size(), 2U);
     EXPECT_EQ(b.hulls.body[0], 1);
@@ -74,7 +74,7 @@ TEST(BodiesWithHulls, AddPolyhedronGivesTheExactMassPropertiesOfTheShape) {
 }
 
 TEST(BodiesWithHulls, TheCatalogueIsSharedByCopiesAndCopiedOnWrite) {
-    const Bodies a = mixed();
+    const Bodies a = mixed_with_hulls();
     Bodies c = a;
     EXPECT_EQ(&c.hull_shapes(), &a.hull_shapes());
     const auto added = c.add_hull_shape(shapes::make_polyhedron(ic::tetrahedron_hull(1.0)));
@@ -88,7 +88,7 @@ TEST(BodiesWithHulls, TheCatalogueIsSharedByCopiesAndCopiedOnWrite) {
 }
 
 TEST(BodiesWithHulls, RemovalAndResizeKeepHullsLinkedToTheirBodies) {
-    Bodies b = mixed();
+    Bodies b = mixed_with_hulls();
     remove_flagged(b, {1, 0, 0, 0}); // the free sphere before the box
     ASSERT_EQ(b.hulls.size(), 2U);
     EXPECT_EQ(b.hulls.body[0], 0);
@@ -105,22 +105,22 @@ TEST(BodiesWithHulls, RemovalAndResizeKeepHullsLinkedToTheirBodies) {
 }
 
 TEST(BodiesWithHulls, InvariantViolationsAreNamed) {
-    Bodies b = mixed();
+    Bodies b = mixed_with_hulls();
     b.hulls.mass[0] *= 2.0;
     expect_refused(b, "its hull");
-    b = mixed();
+    b = mixed_with_hulls();
     b.hulls.shape[1] = 5;
     expect_refused(b, "names shape 5 of 2");
-    b = mixed();
+    b = mixed_with_hulls();
     b.radius[3] *= 1.5;
     expect_refused(b, "circumradius");
-    b = mixed();
+    b = mixed_with_hulls();
     b.hulls.body[0] = 0; // the free sphere now has a hull too, and the box nothing
     expect_refused(b, "has spheres and a hull");
-    b = mixed();
+    b = mixed_with_hulls();
     b.hulls.body[1] = 1; // the box has two hulls
     expect_refused(b, "hull");
-    b = mixed();
+    b = mixed_with_hulls();
     b.hulls.shape.pop_back();
     expect_refused(b, "hull arrays of different lengths");
 }
@@ -129,7 +129,7 @@ TEST(BodiesWithHulls, GravitySeesEachPolyhedronAsAMassPointAtItsCentre) {
     // Polyhedra among aggregates (the general path) against the same bodies' mass points summed
     // pair by pair, and polyhedra alone (the fast path) against free spheres of equal masses at
     // the same places, which must be bit for bit the same.
-    const Bodies b = mixed();
+    const Bodies b = mixed_with_hulls();
     integrate::Simulation sim(b, std::make_unique<gravity::DirectGravity>(1.0, 0.0), 1.0);
     std::vector<Vec3> points{b.pos[0], b.pos[1], sphere_centre(b, 1), sphere_centre(b, 2),
                              b.pos[3]};

@@ -28,7 +28,7 @@ using rubble::test::TempDir;
 
 namespace {
 
-constexpr double eps = 2.220446049250313e-16;
+constexpr double table_eps = 2.220446049250313e-16;
 
 // Five random hulls in the three grain models, moving and spinning, turned by products of
 // rotations (unit only to round-off, as a run leaves them) and some with a finite free path.
@@ -163,8 +163,8 @@ TEST(BodyTable, AUsersTableGivesTheTextbookBodies) {
 
     // The sphere: m = rho 4/3 pi r^3, I = 2/5 m r^2.
     const double m1 = 3000.0 * 4.0 / 3.0 * pi * 0.125;
-    EXPECT_NEAR(b.mass[0], m1, 4 * eps * m1);
-    EXPECT_NEAR(b.inertia[0].x(), 0.4 * m1 * 0.25, 8 * eps * m1);
+    EXPECT_NEAR(b.mass[0], m1, 4 * table_eps * m1);
+    EXPECT_NEAR(b.inertia[0].x(), 0.4 * m1 * 0.25, 8 * table_eps * m1);
     EXPECT_EQ(b.vel[0], Vec3(1.0, 0.0, 0.0));
 
     // The cube of circumradius sqrt(3)/2 m: edge 1 m, m = 2000 kg, I = m a^2 / 6; the rounded
@@ -172,24 +172,24 @@ TEST(BodyTable, AUsersTableGivesTheTextbookBodies) {
     EXPECT_NEAR(b.mass[1], 2000.0, 1e-12 * 2000.0);
     for (int i = 0; i < 3; ++i)
         EXPECT_NEAR(b.inertia[1][i], 2000.0 / 6.0, 1e-12 * 2000.0);
-    EXPECT_NEAR(b.orientation[1].norm(), 1.0, 2 * eps);
-    EXPECT_NEAR(b.orientation[1].z(), std::sqrt(0.5), 2 * eps);
+    EXPECT_NEAR(b.orientation[1].norm(), 1.0, 2 * table_eps);
+    EXPECT_NEAR(b.orientation[1].z(), std::sqrt(0.5), 2 * table_eps);
 
     // The OBJ block: its centroid moved to the body's origin (vertices at +-1 m), the given
     // mass kept, I = m (2^2 + 2^2) / 12, turned by 90 degrees about z.
     const auto& block = b.hull_shapes()[static_cast<std::size_t>(b.hulls.shape[1])];
     for (const Vec3& v : block.hull.vertices)
-        EXPECT_NEAR(v.cwiseAbs().maxCoeff(), 1.0, 4 * eps) << v.transpose();
+        EXPECT_NEAR(v.cwiseAbs().maxCoeff(), 1.0, 4 * table_eps) << v.transpose();
     EXPECT_EQ(b.mass[2], 16000.0);
     for (int i = 0; i < 3; ++i)
         EXPECT_NEAR(b.inertia[2][i], 16000.0 * 8.0 / 12.0, 1e-12 * 16000.0);
-    EXPECT_NEAR((b.orientation[2] * Vec3::UnitX() - Vec3::UnitY()).norm(), 0.0, 4 * eps);
-    EXPECT_NEAR(b.radius[2], std::sqrt(3.0), 8 * eps);
+    EXPECT_NEAR((b.orientation[2] * Vec3::UnitX() - Vec3::UnitY()).norm(), 0.0, 4 * table_eps);
+    EXPECT_NEAR(b.radius[2], std::sqrt(3.0), 8 * table_eps);
 
     // The pair: offsets about its centre of mass, I_x = 2 (2/5 m r^2), I_y = I_z = that plus
     // 2 m (1 m)^2, radius 2 m.
     const double m = 1000.0 * 4.0 / 3.0 * pi;
-    EXPECT_NEAR(b.mass[3], 2.0 * m, 4 * eps * m);
+    EXPECT_NEAR(b.mass[3], 2.0 * m, 4 * table_eps * m);
     EXPECT_EQ(b.radius[3], 2.0);
     const Mat3 inertia = inertia_tensor(b, 3);
     EXPECT_NEAR(inertia(0, 0), 0.8 * m, 1e-13 * m);
@@ -207,11 +207,11 @@ TEST(BodyTable, WhitespaceSeparatedTablesAndVertexFilesAreRead) {
                                                                  "6 3 0 0 2000 tetra.txt 0.25\n"));
     ASSERT_EQ(scaled.size(), 2u);
     EXPECT_EQ(scaled.hull_shapes().size(), 2u); // one per size
-    EXPECT_NEAR(scaled.radius[0], 0.5, 4 * eps);
-    EXPECT_NEAR(scaled.radius[1], 0.25, 4 * eps);
+    EXPECT_NEAR(scaled.radius[0], 0.5, 4 * table_eps);
+    EXPECT_NEAR(scaled.radius[1], 0.25, 4 * table_eps);
     const Bodies b = ic::read_body_table(dir.write("u.txt", "id x y z density shape\n"
                                                             "6 3 0 0 2000 tetra.txt\n"));
-    EXPECT_NEAR(b.radius[0], std::sqrt(3.0), 4 * eps);
+    EXPECT_NEAR(b.radius[0], std::sqrt(3.0), 4 * table_eps);
     // A regular tetrahedron of edge a = 2 sqrt(2) m: V = a^3 / (6 sqrt(2)) = 8/3 m^3.
     EXPECT_NEAR(b.mass[0], 2000.0 * 8.0 / 3.0, 1e-12 * 2000.0 * 8.0 / 3.0);
 }

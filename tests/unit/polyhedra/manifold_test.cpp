@@ -328,7 +328,7 @@ struct Body {
 };
 
 // Uniform on SO(3) (Shoemake 1992, Graphics Gems III, "Uniform random rotations").
-Quat random_rotation(Rng& rng) {
+Quat random_manifold_rotation(Rng& rng) {
     const double u1 = rng.uniform(), u2 = 2 * pi * rng.uniform(), u3 = 2 * pi * rng.uniform();
     const double a = std::sqrt(1 - u1), b = std::sqrt(u1);
     return Quat(a * std::sin(u2), a * std::cos(u2), b * std::sin(u3), b * std::cos(u3));
@@ -363,7 +363,7 @@ double face_separation(const Body& a, const Body& b) {
 // faces, B on a face of A turned about its normal and shifted along it), A up to 10 m from the
 // origin, B touching it from 1e-6 to 1e-2 of their reach away.
 std::pair<Body, Body> random_pair(int kind, Rng& rng) {
-    Body a(random_shape(kind >= 1, rng), place(rng.in_ball(10.0), random_rotation(rng)));
+    Body a(random_shape(kind >= 1, rng), place(rng.in_ball(10.0), random_manifold_rotation(rng)));
     const double s = std::pow(10.0, rng.uniform(-6.0, -2.0));
     if (kind == 3) {
         Body b(random_shape(true, rng), Pose{});
@@ -375,7 +375,7 @@ std::pair<Body, Body> random_pair(int kind, Rng& rng) {
         b.pose.position = world(a.pose, side);
         return {std::move(a), std::move(b)};
     }
-    Body b(random_shape(kind >= 2, rng), place(Vec3::Zero(), random_rotation(rng)));
+    Body b(random_shape(kind >= 2, rng), place(Vec3::Zero(), random_manifold_rotation(rng)));
     const Vec3 u = rng.unit_vector();
     const double reach = (a.extent(u) - u.dot(a.pose.position)) + b.extent(-u);
     b.pose.position = a.pose.position + u * reach * (1.0 + s);
@@ -546,8 +546,8 @@ TEST(ContactManifold, DeepOverlapsKeepAPointAsDeepAsTheShapes) {
         return shapes::shrunk(hull, 0.01 * shapes::inradius_about_origin(hull));
     };
     for (int k = 0; k < 900; ++k) {
-        Body a(shape(k % 3), place(rng.in_ball(10.0), random_rotation(rng)));
-        Body b(shape((k / 3) % 3), place(Vec3::Zero(), random_rotation(rng)));
+        Body a(shape(k % 3), place(rng.in_ball(10.0), random_manifold_rotation(rng)));
+        Body b(shape((k / 3) % 3), place(Vec3::Zero(), random_manifold_rotation(rng)));
         const double reach = shapes::circumradius(a.core) + shapes::circumradius(b.core);
         b.pose.position = a.pose.position + rng.uniform(0.55, 0.95) * reach * rng.unit_vector();
         const double size = std::min(shapes::circumradius(a.core), shapes::circumradius(b.core));

@@ -27,17 +27,18 @@ using namespace rubble;
 
 namespace {
 
-constexpr double r_grain = 0.05; // m
-constexpr int side = 3, layers = 2;
-constexpr double spacing = 0.105; // m, between lattice points
-constexpr double dt = 2e-3;       // s
+constexpr double state_r_grain = 0.05; // m
+constexpr int state_side = 3, state_layers = 2;
+constexpr double state_spacing = 0.105; // m, between lattice points
+constexpr double state_dt = 2e-3;       // s
 
 polyhedra::NscConfig config() {
     polyhedra::NscConfig c;
     c.mu = 0.5;
     c.margin = 1e-3;
-    c.walls = boundaries::box_walls(Vec3::Zero(), Vec3(side * spacing, side * spacing, 1.0),
-                                    Vec3::Zero(), "box");
+    c.walls = boundaries::box_walls(
+        Vec3::Zero(), Vec3(state_side * state_spacing, state_side * state_spacing, 1.0),
+        Vec3::Zero(), "box");
     // The solver caps this test was written with (the solver's defaults then; a run's,
     // collisions.solver_iterations and solver_passes, are 100 and 5): solves that converge, so
     // that a cold start (no warm starts) ends elsewhere than the warm-started run.
@@ -54,12 +55,13 @@ Bodies pile() {
     grain.kind = ic::GrainKind::hull;
     grain.aspect = Vec3(1.0, 0.7, 0.5);
     std::int64_t id = 0;
-    for (int k = 0; k < layers; ++k)
-        for (int j = 0; j < side; ++j)
-            for (int i = 0; i < side; ++i) {
+    for (int k = 0; k < state_layers; ++k)
+        for (int j = 0; j < state_side; ++j)
+            for (int i = 0; i < state_side; ++i) {
                 const auto shape = b.add_hull_shape(
-                    shapes::make_polyhedron(ic::make_grain_hull(grain, r_grain, rng)));
-                const Vec3 x((i + 0.5) * spacing, (j + 0.5) * spacing, (k + 0.5) * spacing);
+                    shapes::make_polyhedron(ic::make_grain_hull(grain, state_r_grain, rng)));
+                const Vec3 x((i + 0.5) * state_spacing, (j + 0.5) * state_spacing,
+                             (k + 0.5) * state_spacing);
                 const Quat q(Eigen::AngleAxisd(rng.uniform(0.0, 3.0), rng.unit_vector()));
                 add_polyhedron(b, id++, shape, 2500.0, x, 0.3 * rng.unit_vector(),
                                3.0 * rng.unit_vector(), q);
@@ -69,7 +71,7 @@ Bodies pile() {
 
 std::unique_ptr<integrate::Simulation> simulation(Bodies b, std::int64_t step) {
     auto sim = std::make_unique<integrate::Simulation>(
-        std::move(b), std::make_unique<gravity::NoGravity>(), dt, 0.0, step);
+        std::move(b), std::make_unique<gravity::NoGravity>(), state_dt, 0.0, step);
     sim->set_uniform_field(Vec3(0, 0, -9.81));
     sim->set_stepper(std::make_unique<polyhedra::NscStepper>(config()));
     return sim;

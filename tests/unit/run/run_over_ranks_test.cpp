@@ -45,7 +45,7 @@ std::string cloud(const std::string& out, const std::string& extra = "") {
            extra;
 }
 
-RunRequest new_run(const std::string& text) {
+RunRequest new_ranks_run(const std::string& text) {
     RunRequest r;
     r.params = rubble::config::parse_parameters(text, "cloud.toml");
     r.params_path = "cloud.toml";
@@ -91,7 +91,7 @@ Outcome run_over(int ranks, const RunRequest& request) {
 // and resumed to its end over `then` ranks.
 void run_in_two_parts(const std::string& text, const std::string& out, std::int64_t stop_after,
                       int first, int then) {
-    RunRequest start = new_run(text);
+    RunRequest start = new_ranks_run(text);
     start.stop_after = stop_after;
     ASSERT_EQ(run_over(first, start).errors[0], "");
     RunRequest rest;
@@ -102,13 +102,13 @@ void run_in_two_parts(const std::string& text, const std::string& out, std::int6
 TEST(RunOverRanks, AGravityRunOverOneToFourRanksWritesTheSerialFileBitwise) {
     rubble::test::TempDir dir;
     const std::string serial = dir.file("serial.h5");
-    const auto s = run_over(1, new_run(cloud(serial)));
+    const auto s = run_over(1, new_ranks_run(cloud(serial)));
     ASSERT_EQ(s.errors[0], "");
     ASSERT_EQ(s.results[0].end, RunEnd::end_time);
     for (int p = 2; p <= 4; ++p) {
         SCOPED_TRACE("ranks " + std::to_string(p));
         const std::string out = dir.file("p" + std::to_string(p) + ".h5");
-        const auto o = run_over(p, new_run(cloud(out)));
+        const auto o = run_over(p, new_ranks_run(cloud(out)));
         for (int r = 0; r < p; ++r) {
             const auto k = static_cast<std::size_t>(r);
             ASSERT_EQ(o.errors[k], "") << "rank " << r;
@@ -130,8 +130,8 @@ TEST(RunOverRanks, AGravityRunOverOneToFourRanksWritesTheSerialFileBitwise) {
 TEST(RunOverRanks, RankTimingsAreReportedForEveryRankAndChangeNoResult) {
     rubble::test::TempDir dir;
     const std::string plain = dir.file("plain.h5"), timed = dir.file("timed.h5");
-    ASSERT_EQ(run_over(3, new_run(cloud(plain))).errors[0], "");
-    RunRequest request = new_run(cloud(timed));
+    ASSERT_EQ(run_over(3, new_ranks_run(cloud(plain))).errors[0], "");
+    RunRequest request = new_ranks_run(cloud(timed));
     request.rank_timings = true;
     const auto o = run_over(3, request);
     ASSERT_EQ(o.errors[0], "");
@@ -152,8 +152,8 @@ TEST(RunOverRanks, RankTimingsAreReportedForEveryRankAndChangeNoResult) {
 TEST(RunOverRanks, StoppedOverThreeRanksItResumesOverTwoThenFourToTheSerialRun) {
     rubble::test::TempDir dir;
     const std::string serial = dir.file("serial.h5"), out = dir.file("out.h5");
-    ASSERT_EQ(run_over(1, new_run(cloud(serial))).errors[0], "");
-    RunRequest first = new_run(cloud(out));
+    ASSERT_EQ(run_over(1, new_ranks_run(cloud(serial))).errors[0], "");
+    RunRequest first = new_ranks_run(cloud(out));
     first.stop_after = 37; // between two snapshots: the stop writes its own
     const auto a = run_over(3, first);
     ASSERT_EQ(a.errors[0], "");
@@ -191,9 +191,9 @@ TEST(RunOverRanks, ATreeRunResumedOverTheSameRanksIsTheUninterruptedOneBitwise) 
     };
     const std::string serial = dir.file("serial.h5"), whole = dir.file("whole.h5"),
                       parts = dir.file("parts.h5");
-    const auto s = run_over(1, new_run(tree(serial)));
+    const auto s = run_over(1, new_ranks_run(tree(serial)));
     ASSERT_EQ(s.errors[0], "");
-    const auto w = run_over(3, new_run(tree(whole)));
+    const auto w = run_over(3, new_ranks_run(tree(whole)));
     ASSERT_EQ(w.errors[0], "");
     run_in_two_parts(tree(parts), parts, 37, 3, 3);
     rubble::test::expect_same_final_state(whole, parts);
@@ -216,12 +216,12 @@ TEST(RunOverRanks, ATreeRunResumedOverTheSameRanksIsTheUninterruptedOneBitwise) 
 TEST(RunOverRanks, ACollisionalRunOverRanksIsTheSerialRunCollisionForCollision) {
     rubble::test::TempDir dir;
     const std::string serial = dir.file("serial.h5");
-    const auto s = run_over(1, new_run(rubble::test::periodic_gas_run(serial)));
+    const auto s = run_over(1, new_ranks_run(rubble::test::periodic_gas_run(serial)));
     ASSERT_EQ(s.errors[0], "");
     for (int p = 2; p <= 3; ++p) {
         SCOPED_TRACE("ranks " + std::to_string(p));
         const std::string out = dir.file("p" + std::to_string(p) + ".h5");
-        const auto o = run_over(p, new_run(rubble::test::periodic_gas_run(out)));
+        const auto o = run_over(p, new_ranks_run(rubble::test::periodic_gas_run(out)));
         ASSERT_EQ(o.errors[0], "");
         rubble::test::expect_same_run(serial, out);
         EXPECT_GT(rubble::runfile::read_diagnostics(out).back().collisions_total, 1000.0);
@@ -255,9 +255,9 @@ TEST(RunOverRanks, PolyhedraOnAFixedHullOverRanksAreTheSerialRun) {
                vertices + "\"\npoint = [0.0, 0.0, -0.335]\n";
     };
     const std::string serial = dir.file("serial.h5"), out = dir.file("p3.h5");
-    const auto s = run_over(1, new_run(cubes(serial)));
+    const auto s = run_over(1, new_ranks_run(cubes(serial)));
     ASSERT_EQ(s.errors[0], "");
-    const auto o = run_over(3, new_run(cubes(out)));
+    const auto o = run_over(3, new_ranks_run(cubes(out)));
     ASSERT_EQ(o.errors[0], "");
     rubble::test::expect_same_run(serial, out);
     rubble::test::expect_same_snapshots(serial, out);
@@ -271,7 +271,7 @@ TEST(RunOverRanks, WhatCannotRunOverRanksYetIsRefusedOnEveryRankWithItsKey) {
     const std::pair<std::string, std::string> cases[] = {{gpu, "gravity.backend"}};
     for (const auto& [text, key] : cases) {
         SCOPED_TRACE(key);
-        const auto o = run_over(3, new_run(text));
+        const auto o = run_over(3, new_ranks_run(text));
         for (std::size_t r = 0; r < 3; ++r) {
             EXPECT_NE(o.errors[r].find("cloud.toml"), std::string::npos) << o.errors[r];
             EXPECT_NE(o.errors[r].find(key), std::string::npos) << o.errors[r];

@@ -19,7 +19,7 @@ using rubble::test::run_rubble;
 
 namespace {
 
-std::string bytes_of(const std::string& path) {
+std::string fuzz_bytes_of(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
@@ -96,7 +96,7 @@ TEST(Hdf5ReaderFuzz, DamagedOutputsAreReadOrRefusedNeverCrash) {
                        "ny = 4\nnz = 4\nspacing = 1.0\nradius = 0.4\n[ic.motion]\nv0 = 1.0\n"),
          "--quiet"});
     ASSERT_EQ(r.code, 0) << r.err;
-    const std::string valid = bytes_of(run);
+    const std::string valid = fuzz_bytes_of(run);
     std::mt19937_64 random(18);
     const std::string path = dir.file("damaged.h5");
     for (int k = 0; k < 400; ++k) {

@@ -24,7 +24,7 @@ Bodies sample_bodies(std::int64_t n) {
     return test::moving_cloud(n, 7);
 }
 
-integrate::Diagnostics row(std::int64_t step) {
+integrate::Diagnostics journal_row(std::int64_t step) {
     integrate::Diagnostics d;
     d.step = step;
     d.time = static_cast<double>(step);
@@ -40,7 +40,7 @@ std::vector<integrate::ContactRecord> records(std::int64_t step) {
     return out;
 }
 
-std::string bytes_of(const std::string& path) {
+std::string journal_bytes_of(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
@@ -50,7 +50,7 @@ std::string bytes_of(const std::string& path) {
 void write_base(const std::string& path, const Bodies& b) {
     runfile::RunFile f = runfile::RunFile::create(path, "[integrator]\ndt = 1.0\n", 0.0, false);
     for (std::int64_t k = 0; k <= 12; ++k) {
-        f.append_diagnostics(row(k));
+        f.append_diagnostics(journal_row(k));
         f.append_collisions(records(k), k);
         if (k % 4 == 0) f.write_snapshot(b, static_cast<double>(k), k);
     }
@@ -59,7 +59,7 @@ void write_base(const std::string& path, const Bodies& b) {
 // The session under test: the rows of steps 13 and 14, then (a second session) a snapshot.
 void sessions(runfile::RunFile& f, const Bodies& b) {
     for (std::int64_t k = 13; k <= 14; ++k) {
-        f.append_diagnostics(row(k));
+        f.append_diagnostics(journal_row(k));
         f.append_collisions(records(k), k);
     }
     f.flush();
@@ -90,7 +90,7 @@ TEST(UndoJournal, AWriteThatFailsAnywhereLeavesTheFileAsItWas) {
     for (std::int64_t at = 0; at < writes; ++at) {
         SCOPED_TRACE(at);
         std::filesystem::copy_file(base, work, std::filesystem::copy_options::overwrite_existing);
-        const std::string before = bytes_of(work);
+        const std::string before = journal_bytes_of(work);
         storage::WriteFault fault{at, storage::WriteFault::Kind::error, 0};
         runfile::RunFile f = runfile::RunFile::open_existing(work);
         storage::inject_write_fault(&fault);
@@ -99,7 +99,7 @@ TEST(UndoJournal, AWriteThatFailsAnywhereLeavesTheFileAsItWas) {
             sessions(f, b);
             ADD_FAILURE() << "no write failed";
         } catch (const IoError&) {
-            failed_state = bytes_of(work);
+            failed_state = journal_bytes_of(work);
         }
         storage::inject_write_fault(nullptr);
         EXPECT_FALSE(std::filesystem::exists(work + ".journal"));
@@ -154,7 +154,7 @@ TEST(UndoJournal, AProcessKilledHalfWayThroughAnyWriteLosesNothing) {
         const auto diag = runfile::read_diagnostics(work);
         ASSERT_TRUE(diag.size() == 13u || diag.size() == 15u) << diag.size();
         for (std::size_t k = 0; k < diag.size(); ++k)
-            EXPECT_EQ(diag[k].total_energy, row(static_cast<std::int64_t>(k)).total_energy);
+            EXPECT_EQ(diag[k].total_energy, journal_row(static_cast<std::int64_t>(k)).total_energy);
         std::vector<std::int64_t> steps;
         const auto log = runfile::read_collision_log(work, &steps);
         EXPECT_EQ(log.size(), diag.size() * 300u);

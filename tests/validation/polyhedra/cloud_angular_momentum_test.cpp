@@ -38,10 +38,10 @@ using namespace rubble;
 namespace {
 
 constexpr int grains = 40;
-constexpr double r_grain = 12.0;   // m, circumradius of each hull (params/polyhedra_pile.toml)
-constexpr double rho = 2000.0;     // kg/m^3
-constexpr double r_cloud = 70.0;   // m, the cloud's radius
-constexpr double omega = 7.0e-5;   // rad/s about +z: half the critical rate sqrt(4/3 pi G rho)
+constexpr double r_grain = 12.0;     // m, circumradius of each hull (params/polyhedra_pile.toml)
+constexpr double rho_grain = 2000.0; // kg/m^3
+constexpr double r_cloud = 70.0;     // m, the cloud's radius
+constexpr double omega = 7.0e-5; // rad/s about +z: half the critical rate sqrt(4/3 pi G rho_grain)
 constexpr double dt_coarse = 80.0; // s, params/polyhedra_pile.toml's step
 constexpr double t_end = 12'000.0; // s: 1.5 free-fall times (t_ff = 7,900 s)
 constexpr double eps = std::numeric_limits<double>::epsilon();
@@ -67,7 +67,7 @@ Bodies cloud() {
             b.add_hull_shape(shapes::make_polyhedron(ic::make_grain_hull(grain, r_grain, rng)));
         const Vec3 x = at[static_cast<std::size_t>(k)];
         const Vec3 v = omega * Vec3::UnitZ().cross(x) + 2e-3 * rng.unit_vector();
-        add_polyhedron(b, k, shape, rho, x, v, 2e-4 * rng.unit_vector(),
+        add_polyhedron(b, k, shape, rho_grain, x, v, 2e-4 * rng.unit_vector(),
                        ic::random_orientation(rng));
     }
     move_to_centre_of_mass_frame(b);
