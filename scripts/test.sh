@@ -4,6 +4,8 @@
 # This is what CI runs, on 2 cores within 45 minutes. The physics comparisons that take
 # minutes each (ctest label `slow`) are left out; run them with
 #   ctest --test-dir build/release -L slow
+# No test may take ten minutes (--timeout 600): the longest take about three under the
+# sanitizers, and a test that hangs must fail on its own instead of ending CI by its limit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,14 +13,14 @@ cd "$(dirname "$0")/.."
 # for the MPI executable and its tests (docs/mpi.md; the serial executable is built as always).
 RUBBLE_EXTRA_PACKAGES="python3-paraview xvfb xauth libopenmpi-dev openmpi-bin" \
   scripts/setup.sh release
-ctest --test-dir build/release --output-on-failure -j "$(nproc)" -LE slow
+ctest --test-dir build/release --output-on-failure -j "$(nproc)" --timeout 600 -LE slow
 
 # Under the sanitizers: the unit suite, which runs every component and the executable end to
 # end (campaigns, interruptions, damaged files); the validation suite's long physics
 # comparisons run in the release build above.
 scripts/setup.sh debug-sanitize rubble rubble_unit_tests
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build/sanitize --output-on-failure -j "$(nproc)" -L unit
+  ctest --test-dir build/sanitize --output-on-failure -j "$(nproc)" --timeout 600 -L unit
 
 RUBBLE_BIN="$(pwd)/build/release/rubble" PYTHONPATH="$(pwd)/analysis" \
   /usr/bin/python3 -m pytest -q analysis/tests
