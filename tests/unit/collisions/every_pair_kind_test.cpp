@@ -2,9 +2,9 @@
 // What every pair kind of the event-driven engine must do, written once and run over the four
 // (sphere or aggregate, meeting a body or a wall: tests/support/pair_kind_cases.hpp): overlaps
 // at the start aborted with a message naming both partners, or cleared by each strategy with
-// pair_momentum kept (the walls' impulses booked); round-off depths taken as contacts, not
-// overlaps; a head-on contact at its analytic time, logged with its partner's id; touching bodies
-// meet now when approaching and never when receding. The closed forms of each kind (rolling at 5/7,
+// momentum kept (the walls' impulses booked); round-off depths taken as contacts, not overlaps;
+// a head-on contact at its analytic time, logged with its partner's id; touching bodies meet
+// now when approaching and never when receding. The closed forms of each kind (rolling at 5/7,
 // the dumbbell impulse, Newton's cradle) stay in the kinds' own tests.
 #include <gtest/gtest.h>
 
@@ -84,7 +84,7 @@ TYPED_TEST(EveryPairKind, EveryStrategyClearsTheOverlapKeepingMomentumWithTheWal
         Vec3 walls = Vec3::Zero();
         for (const WallImpulse& w : engine.wall_impulses())
             walls += w.linear;
-        // Each contact and each strategy keeps pair_momentum to round-off: a few operations per
+        // Each contact and each strategy keeps momentum to round-off: a few operations per
         // body on momenta of at most `scale`.
         EXPECT_LE((pair_momentum(b) - walls - p0).norm(), 64 * pair_eps * scale)
             << static_cast<int>(s);
