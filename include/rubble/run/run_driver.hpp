@@ -5,7 +5,8 @@
 // loop of a run: steps, output cadence (snapshots, diagnostics rows, the contact log), stop
 // conditions (end time, settled, --stop-after, a stop request by a signal), the checks that
 // keep a bad state out of the file, and the report. `rubble run` and `rubble campaign` are
-// thin callers of run_simulation, and so will be a Python module or a distributed run.
+// thin callers of run_simulation; run_simulation is a run::Session (session.hpp) taken to its
+// end at once, and the Python module holds a session open between the pieces it runs.
 //
 // What a caller sees of a run comes through a RunObserver: the lines of the start-up and
 // closing report, warnings, a progress call after every step, and the moment just before
@@ -36,6 +37,9 @@ struct RunRequest {
     /// Keys set on top of the parameters, with where they came from in messages
     /// ("--integrator.dt"); a resumed run may change only integrator.t_end and n_steps.
     std::vector<std::pair<std::string, std::string>> overrides;
+    /// Where the overrides came from, for messages ("python": "python (KEY)"); empty: the
+    /// command line ("command line (--KEY)").
+    std::string overrides_from;
     std::int64_t stop_after = 0; ///< stop resumably after this many steps (0: run to the end)
     /// A new run from these parameters instead of params_path's file (`rubble campaign`);
     /// params_path then names where they came from, for messages and the output-file checks.

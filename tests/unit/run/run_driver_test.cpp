@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The run driver (run/run_driver.hpp) driven through its API, as a Python module or a
-// distributed run will drive it: what the observer sees and when, a stop and a resume that
-// continue bitwise, and bad input refused before anything is written.
+// The run driver (run/run_driver.hpp) driven through its API, as the campaign and the MPI
+// executable drive it: what the observer sees and when, a stop and a resume that continue
+// bitwise, and bad input refused before anything is written (in pieces: session_test.cpp).
 #include <filesystem>
 #include <string>
 #include <vector>
