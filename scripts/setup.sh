@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 packages=(cmake g++ make pkg-config libeigen3-dev libboost-dev libhdf5-dev libcli11-dev
           libtomlplusplus-dev googletest libgtest-dev libbenchmark-dev hdf5-tools clang-format
           python3-h5py python3-numpy python3-scipy python3-matplotlib python3-pytest
+          pybind11-dev python3-dev
           ${RUBBLE_EXTRA_PACKAGES:-})
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite from a fresh machine: set up, build the release and the
-# address+undefined sanitizer configurations, run ctest on both, then pytest for analysis/.
+# address+undefined sanitizer configurations, run ctest on both, then pytest for analysis/
+# and for the Python module (python/tests).
 # This is what CI runs, on 2 cores within 45 minutes. The physics comparisons that take
 # minutes each (ctest label `slow`) are left out; run them with
 #   ctest --test-dir build/release -L slow
@@ -22,5 +23,5 @@ scripts/setup.sh debug-sanitize rubble rubble_unit_tests
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/sanitize --output-on-failure -j "$(nproc)" --timeout 600 -L unit
 
-RUBBLE_BIN="$(pwd)/build/release/rubble" PYTHONPATH="$(pwd)/analysis" \
-  /usr/bin/python3 -m pytest -q analysis/tests
+RUBBLE_BIN="$(pwd)/build/release/rubble" PYTHONPATH="$(pwd)/build/release/python:$(pwd)/analysis" \
+  /usr/bin/python3 -m pytest -q analysis/tests python/tests

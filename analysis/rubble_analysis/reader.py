@@ -782,6 +782,28 @@ def open_run(path: str | Path) -> Run:
     return Run(path)
 
 
+def snapshot_from_state(state: dict, step: int, time: float, index: int = -1) -> Snapshot:
+    """The Snapshot of a live simulation's state (rubble.Simulation.state: the snapshot's
+    datasets by name, docs/python.md), as Run.snapshot reads one from its file: every function
+    of this package that takes a Snapshot takes it."""
+    per_body = {k: v for k, v in state.items() if k not in ("spheres", "hulls", "hull_shapes")}
+    data = {name: per_body[name] for name in SNAPSHOT_FIELDS}
+    spheres = dict(state["spheres"]) if len(state["spheres"]["body"]) else {}
+    hulls = dict(state["hulls"]) if len(state["hulls"]["body"]) else {}
+    shapes = HullShapes(**state["hull_shapes"]) if hulls else None
+    return Snapshot(index=index, step=int(step), time=float(time), fields=per_body,
+                    spheres=spheres, hulls=hulls, hull_shapes=shapes, **data)
+
+
+def snapshot_of(source, index: int = -1) -> Snapshot:
+    """A snapshot of a run file (its snapshot `index`) or the state now of a live
+    rubble.Simulation, for the functions of this package that take a Snapshot."""
+    if hasattr(source, "snapshot") and hasattr(source, "set_state"):
+        return source.snapshot()
+    with Run(source) as run:
+        return run.snapshot(index)
+
+
 def check_before_reading(path: str | Path, timeout: int) -> None:
     """Checks what the HDF5 library itself does not, before a Run reads path, because some
     damage makes libhdf5 1.10 corrupt memory, crash or loop forever, which no exception can

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "exit_codes.hpp"
-#include "interrupt.hpp"
 #include "rubble/campaign/campaign_runs.hpp"
 #include "rubble/campaign/run_claims.hpp"
+#include "rubble/cli/interrupt.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/core/stop_request.hpp"
 #include "rubble/runfile/run_file.hpp"

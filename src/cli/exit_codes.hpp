@@ -5,7 +5,7 @@
 #include <ostream>
 #include <string>
 
-#include "interrupt.hpp"
+#include "rubble/cli/interrupt.hpp"
 #include "rubble/core/communicator.hpp"
 #include "rubble/core/error.hpp"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "interrupt.hpp"
+#include "rubble/cli/interrupt.hpp"
 
 #include <csignal>
 #include <unistd.h>

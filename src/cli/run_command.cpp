@@ -4,8 +4,8 @@
 #include <optional>
 #include <unistd.h>
 
-#include "interrupt.hpp"
 #include "progress.hpp"
+#include "rubble/cli/interrupt.hpp"
 
 namespace rubble::cli {
 namespace {
