@@ -174,6 +174,11 @@ class Simulation:
             if bodies is not None:
                 table = Path(bodies_file) if bodies_file is not None else \
                     _default_bodies_file(params)
+                if table.exists() and not _setting(params, "output", "overwrite"):
+                    # (the table of an earlier run, whose stored parameters name it)
+                    raise InputError(f"python: bodies: {table} exists; set output.overwrite = "
+                                     "true to replace it with the run's output, or give "
+                                     "bodies_file=")
                 write_body_table(table, bodies)
                 params = _merged(params, {"ic": {"type": "table",
                                                  "table": {"path": str(table.resolve())}}})
@@ -292,8 +297,16 @@ def _merged(base: Mapping[str, Any], more: Mapping[str, Any]) -> dict:
     return out
 
 
+def _setting(params: Mapping[str, Any], table: str, key: str, default=None):
+    """params' value of table.key, given as a dotted key or in a nested dict."""
+    if f"{table}.{key}" in params:
+        return params[f"{table}.{key}"]
+    nested = params.get(table)
+    return nested.get(key, default) if isinstance(nested, Mapping) else default
+
+
 def _default_bodies_file(params: Mapping[str, Any]) -> Path:
     """Beside the output: OUTPUT.bodies.csv (the run's parameters name it, so `rubble run`
     of the stored parameters starts from the same bodies)."""
-    output = params.get("output.file") or params.get("output", {}).get("file") or "rubble_out.h5"
+    output = _setting(params, "output", "file", "rubble_out.h5")  # (its default)
     return Path(os.fspath(output)).with_suffix(".bodies.csv")

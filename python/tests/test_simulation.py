@@ -131,6 +131,10 @@ def test_bodies_from_arrays_start_the_run(rubble, tmp_path):
     np.testing.assert_array_equal(s["id"], [1, 2])
     np.testing.assert_array_equal(s["position"], bodies["position"])
     assert (tmp_path / "pair.bodies.csv").is_file()  # named by the stored parameters
+    # A second simulation would replace the table the first one's parameters name: refused
+    # unless the output may be replaced.
+    with pytest.raises(rubble.InputError, match="pair.bodies.csv exists"):
+        rubble.Simulation(params, bodies, say=None)
     sim.run()
     # They met and bounced: the momentum stays zero, the relative speed changed sign.
     s = sim.state
