@@ -62,6 +62,27 @@ def test_parameters_from_a_dict_are_those_of_the_file(rubble, params_file, tmp_p
     assert differing_datasets(tmp_path / "cli.h5", tmp_path / "dict.h5") == []
 
 
+def test_walls_and_vectors_from_a_dict_are_those_of_the_file(rubble, tmp_path):
+    """params/ball_on_floor.toml as a dict: a [[walls]] table and a uniform field."""
+    cli = tmp_path / "cli.h5"
+    subprocess.run([str(BIN), "run", str(ROOT / "params/ball_on_floor.toml"), "--quiet",
+                    "--integrator.t_end", "1.0", "--output.file", str(cli)], check=True,
+                   capture_output=True)
+    params = {"integrator": {"dt": 1e-3, "t_end": 1.0},
+              "gravity": {"backend": "none", "uniform_g": [0.0, 0.0, -9.81]},
+              "collisions": {"enabled": True, "eps_n": 0.8, "eps_t": 1.0},
+              "output": {"file": str(tmp_path / "dict.h5"), "collision_log": True,
+                         "snapshot_interval": 0.5},
+              "ic": {"type": "lattice", "lattice": {"nx": 1, "ny": 1, "nz": 1, "radius": 0.1,
+                                                     "density": 1000.0}},
+              "walls": [{"type": "plane", "point": [0.0, 0.0, -1.1], "normal": [0.0, 0.0, 1.0]}]}
+    with rubble.Simulation(params, say=None) as sim:
+        sim.run()
+    assert differing_datasets(cli, tmp_path / "dict.h5") == []
+    with h5py.File(cli, "r") as f:
+        assert len(f["collisions/step"]) > 0  # it reached the floor
+
+
 def test_the_state_changed_between_steps_is_written_and_resumed(rubble, params_file, tmp_path):
     def changed(name: str):
         sim = rubble.Simulation.from_file(params_file(name), say=None)
