@@ -23,5 +23,9 @@ scripts/setup.sh debug-sanitize rubble rubble_unit_tests
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/sanitize --output-on-failure -j "$(nproc)" --timeout 600 -L unit
 
+# Two pytest runs: analysis/tests' files import their helpers from their conftest.py by that
+# name, which python/tests' conftest.py would shadow in one run.
+RUBBLE_BIN="$(pwd)/build/release/rubble" PYTHONPATH="$(pwd)/analysis" \
+  /usr/bin/python3 -m pytest -q analysis/tests
 RUBBLE_BIN="$(pwd)/build/release/rubble" PYTHONPATH="$(pwd)/build/release/python:$(pwd)/analysis" \
-  /usr/bin/python3 -m pytest -q analysis/tests python/tests
+  /usr/bin/python3 -m pytest -q python/tests
