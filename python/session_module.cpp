@@ -23,9 +23,9 @@
 #include "rubble/cli/interrupt.hpp"
 #include "rubble/config/parameters.hpp"
 #include "rubble/core/error.hpp"
-#include "rubble/core/polyhedron_mass.hpp"
 #include "rubble/core/stop_request.hpp"
 #include "rubble/run/session.hpp"
+#include "rubble/runfile/hull_shape_arrays.hpp"
 #include "rubble/version.hpp"
 
 namespace py = pybind11;
@@ -119,28 +119,18 @@ py::dict state_of(const Bodies& b) {
     hulls["shape"] = int_column(b.hulls.shape);
     hulls["mass"] = column(b.hulls.mass);
     d["hulls"] = hulls;
-    // The shapes as /hull_shapes stores them (runfile/hull_shapes_io.cpp).
-    std::vector<std::int64_t> vertex_start{0}, triangle_start{0}, triangles;
-    std::vector<Vec3> vertices;
-    std::vector<double> volume;
-    for (const rubble::shapes::Polyhedron& p : b.hull_shapes()) {
-        vertices.insert(vertices.end(), p.hull.vertices.begin(), p.hull.vertices.end());
-        for (const auto& t : p.hull.faces)
-            triangles.insert(triangles.end(), t.begin(), t.end());
-        vertex_start.push_back(vertex_start.back() +
-                               static_cast<std::int64_t>(p.hull.vertices.size()));
-        triangle_start.push_back(triangle_start.back() +
-                                 static_cast<std::int64_t>(p.hull.faces.size()));
-        volume.push_back(rubble::shapes::polyhedron_volume(p.hull));
-    }
+    // The shapes as /hull_shapes stores them.
+    const rubble::runfile::HullShapeArrays a = rubble::runfile::hull_shape_arrays(b.hull_shapes());
     py::dict shapes;
-    shapes["vertex_start"] = int_column(vertex_start);
-    shapes["vertices"] = vectors(vertices);
-    shapes["triangle_start"] = int_column(triangle_start);
-    IntArray tri({static_cast<py::ssize_t>(triangles.size() / 3), py::ssize_t{3}});
-    std::copy(triangles.begin(), triangles.end(), tri.mutable_data());
-    shapes["triangles"] = tri;
-    shapes["volume"] = column(volume);
+    shapes["vertex_start"] = int_column(a.vertex_start);
+    Array vertices({static_cast<py::ssize_t>(a.vertices.size() / 3), py::ssize_t{3}});
+    std::copy(a.vertices.begin(), a.vertices.end(), vertices.mutable_data());
+    shapes["vertices"] = vertices;
+    shapes["triangle_start"] = int_column(a.triangle_start);
+    IntArray triangles({static_cast<py::ssize_t>(a.triangles.size() / 3), py::ssize_t{3}});
+    std::copy(a.triangles.begin(), a.triangles.end(), triangles.mutable_data());
+    shapes["triangles"] = triangles;
+    shapes["volume"] = column(a.volume);
     d["hull_shapes"] = shapes;
     return d;
 }

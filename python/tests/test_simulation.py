@@ -236,3 +236,19 @@ def test_ctrl_c_leaves_a_resumable_file(rubble, params_file, tmp_path):
         assert last_a.attrs["step"] == last_b.attrs["step"] == int(last)
         for key in ("position", "velocity", "spin", "orientation", "free_path"):
             np.testing.assert_array_equal(last_a[key][()], last_b[key][()], err_msg=key)
+
+
+def test_a_live_polyhedron_has_the_shapes_of_its_file(rubble, tmp_path):
+    """The state's hull_shapes are the arrays of the file's /hull_shapes (one layout)."""
+    import rubble_analysis
+    sim = rubble.Simulation.from_file(ROOT / "params/polyhedra_bounce.toml",
+                                      {"output.file": str(tmp_path / "hull.h5")}, say=None)
+    live = rubble_analysis.snapshot_of(sim)
+    with pytest.warns(UserWarning, match="did not finish"):  # (it is running)
+        stored = rubble_analysis.snapshot_of(tmp_path / "hull.h5")
+    assert len(live.hull_shapes) == 1
+    for name in ("vertex_start", "vertices", "triangle_start", "triangles", "volume"):
+        np.testing.assert_array_equal(getattr(live.hull_shapes, name),
+                                      getattr(stored.hull_shapes, name), err_msg=name)
+    np.testing.assert_array_equal(live.hulls["shape"], stored.hulls["shape"])
+    sim.close()

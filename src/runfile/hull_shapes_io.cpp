@@ -9,25 +9,31 @@
 
 #include "rubble/core/error.hpp"
 #include "rubble/core/polyhedron_mass.hpp"
+#include "rubble/runfile/hull_shape_arrays.hpp"
 
 namespace rubble::runfile {
 
 namespace h5 = storage::h5;
 
-void write_hull_shapes(hid_t f, const HullShapes& shapes) {
-    std::vector<std::int64_t> vertex_start{0}, triangle_start{0}, triangles;
-    std::vector<double> vertices, volume;
+HullShapeArrays hull_shape_arrays(const HullShapes& shapes) {
+    HullShapeArrays a;
     for (const shapes::Polyhedron& p : shapes) {
         for (const Vec3& v : p.hull.vertices)
-            vertices.insert(vertices.end(), {v.x(), v.y(), v.z()});
+            a.vertices.insert(a.vertices.end(), {v.x(), v.y(), v.z()});
         for (const auto& t : p.hull.faces)
-            triangles.insert(triangles.end(), t.begin(), t.end());
-        vertex_start.push_back(vertex_start.back() +
-                               static_cast<std::int64_t>(p.hull.vertices.size()));
-        triangle_start.push_back(triangle_start.back() +
-                                 static_cast<std::int64_t>(p.hull.faces.size()));
-        volume.push_back(shapes::polyhedron_volume(p.hull));
+            a.triangles.insert(a.triangles.end(), t.begin(), t.end());
+        a.vertex_start.push_back(a.vertex_start.back() +
+                                 static_cast<std::int64_t>(p.hull.vertices.size()));
+        a.triangle_start.push_back(a.triangle_start.back() +
+                                   static_cast<std::int64_t>(p.hull.faces.size()));
+        a.volume.push_back(shapes::polyhedron_volume(p.hull));
     }
+    return a;
+}
+
+void write_hull_shapes(hid_t f, const HullShapes& shapes) {
+    const auto [vertex_start, vertices, triangle_start, triangles, volume] =
+        hull_shape_arrays(shapes);
     h5::Handle g = h5::create_group(f, "hull_shapes");
     const hid_t h = g.get();
     h5::write_dataset(h, "vertex_start", vertex_start.data(), vertex_start.size(), "",

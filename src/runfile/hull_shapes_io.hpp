@@ -4,7 +4,8 @@
 // a run) in the group /hull_shapes: each shape's vertices (body frame, about its centroid) and
 // triangles, concatenated, with the start of each shape's rows (docs/output-format.md). The
 // reader rebuilds each polyhedron from its vertices and triangles (core/polyhedron.hpp), which
-// gives back the same bits and checks that the surface is closed and convex.
+// gives back the same bits and checks that the surface is closed and convex. The arrays
+// themselves: runfile/hull_shape_arrays.hpp.
 #include <string>
 
 #include "rubble/core/bodies.hpp"
