@@ -18,7 +18,6 @@ in pieces.
 """
 from __future__ import annotations
 
-import math
 import os
 from pathlib import Path
 from typing import Any, Mapping
@@ -43,18 +42,22 @@ _VECTOR_COLUMNS = {
 }
 
 
-def _toml_value(value: Any, where: str) -> str:
+def _scalar_text(value: Any) -> str | None:
+    """A bool or a number as both TOML and the command line read it (for a float the shortest
+    text that reads back as the same double: repr, which also writes inf, -inf and nan as TOML
+    does); None for anything else."""
     if isinstance(value, (bool, np.bool_)):
         return "true" if value else "false"
     if isinstance(value, (int, np.integer)):
         return str(int(value))
     if isinstance(value, (float, np.floating)):
-        x = float(value)
-        if math.isnan(x):
-            return "nan"
-        if math.isinf(x):
-            return "inf" if x > 0 else "-inf"
-        return repr(x)  # the shortest text that reads back as the same double
+        return repr(float(value))
+    return None
+
+
+def _toml_value(value: Any, where: str) -> str:
+    if (text := _scalar_text(value)) is not None:
+        return text
     if isinstance(value, (str, os.PathLike)):
         text = os.fspath(value)
         return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
@@ -98,12 +101,8 @@ def toml_text(params: Mapping[str, Any]) -> str:
 
 def _override_text(key: str, value: Any) -> str:
     """An override's value as the command line gives it (ParameterSet::set_from_text)."""
-    if isinstance(value, (bool, np.bool_)):
-        return "true" if value else "false"
-    if isinstance(value, (int, np.integer)):
-        return str(int(value))
-    if isinstance(value, (float, np.floating)):
-        return repr(float(value))
+    if (text := _scalar_text(value)) is not None:
+        return text
     if isinstance(value, (str, os.PathLike)):
         return os.fspath(value)
     if isinstance(value, (list, tuple, np.ndarray)) and len(value) == 3:
