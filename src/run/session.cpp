@@ -557,6 +557,7 @@ struct Session::Impl {
 
     void begin_loop();
     bool one_step();
+    void write_snapshot(const WholeState& whole);
     void end_loop(bool keep_state);
     bool advance_until(std::int64_t until);
     RunResult finish();
@@ -704,6 +705,12 @@ template <class Write> void Session::Impl::writing(Write&& write) {
     }
 }
 
+// A snapshot of the whole state now, with what a resumed run continues from (rank 0).
+void Session::Impl::write_snapshot(const WholeState& whole) {
+    file->write_snapshot(*whole.bodies, sim->time(), sim->step_count(), counters->totals(),
+                         sim->stepper().save_state(), weights_of(whole));
+}
+
 void Session::Impl::begin_loop() {
     if (timed) timed->reset();
     phase = Phase::looping;
@@ -760,9 +767,7 @@ bool Session::Impl::one_step() {
                 counters->fill(r.last_diag);
                 file->append_diagnostics(r.last_diag);
             }
-            if (regular || last || stop || settled)
-                file->write_snapshot(b, sim->time(), k, counters->totals(),
-                                     sim->stepper().save_state(), weights_of(whole));
+            if (regular || last || stop || settled) write_snapshot(whole);
         });
         r.settled = ranks.any(settled);
         if (regular || last || stop || r.settled) last_snapshot = k;
@@ -787,10 +792,7 @@ void Session::Impl::end_loop(bool keep_state) {
     if (keep_state && last_snapshot != sim->step_count()) {
         const WholeState whole = ranks.whole(*sim);
         core::together(world, [&] {
-            if (ranks.first())
-                file->write_snapshot(*whole.bodies, sim->time(), sim->step_count(),
-                                     counters->totals(), sim->stepper().save_state(),
-                                     weights_of(whole));
+            if (ranks.first()) write_snapshot(whole);
         });
         last_snapshot = sim->step_count();
     }
@@ -898,10 +900,7 @@ void Session::Impl::replace_bodies(Bodies bodies, const std::string& origin) {
     sim->refresh_forces();
     const std::int64_t k = sim->step_count();
     try {
-        writing([&] {
-            file->write_snapshot(sim->bodies(), sim->time(), k, counters->totals(),
-                                 sim->stepper().save_state());
-        });
+        writing([&] { write_snapshot(ranks.whole(*sim)); });
     } catch (...) {
         phase = Phase::failed;
         throw;
