@@ -302,7 +302,9 @@ Campaign load_campaign(const std::string& path) {
     if (c.directory.empty()) c.directory = c.name;
     check_shared(c);
     c.shared.set("ic.type", std::string("scenario"), path + " (campaign)");
-    (void)config::make_run_config(c.shared); // the shared keys checked together, as a run would
+    // The shared keys checked together, as a run would.
+    c.one_contact_law =
+        config::make_run_config(c.shared).collisions.stepper == collisions::ContactStepper::nsc;
     expand(c, sw);
     c.id = fnv1a_hex(identity_text(c));
     return c;
@@ -322,7 +324,7 @@ config::ParameterSet run_parameters(const Campaign& c, std::size_t k) {
     p.set("output.file", run_path(c, k), src);
     p.set("campaign.id", c.id, src);
     p.set("campaign.set", s.name, src);
-    if (r.model == ic::Representation::sphere) {
+    if (r.model == ic::Representation::sphere && !c.one_contact_law) {
         p.set("collisions.mu", 0.0, src + " (spheres: no Coulomb law)");
         p.set("collisions.eps_t", c.sphere_eps_t, src + " (campaign.sphere_eps_t)");
     }

@@ -107,8 +107,12 @@ std::string shortest(double x) {
 
 std::string default_text(const ParamValue& v) {
     if (const auto* d = std::get_if<double>(&v)) return shortest(*d);
-    if (const auto* x = std::get_if<ParamVector>(&v))
-        return "[" + shortest((*x)[0]) + ", " + shortest((*x)[1]) + ", " + shortest((*x)[2]) + "]";
+    if (const auto* x = std::get_if<ParamVector>(&v)) {
+        // (Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "[" + a temporary.)
+        std::string out("[");
+        out.append(shortest((*x)[0])).append(", ").append(shortest((*x)[1])).append(", ");
+        return out.append(shortest((*x)[2])).append("]");
+    }
     return to_toml_text(v);
 }
 
@@ -269,6 +273,14 @@ std::vector<ParamSpec> make_specs() {
             "on the command line as gx,gy,gz"),
         boolean("collisions.enabled", at(&RunConfig::collisions_enabled),
                 "Hard-sphere collisions, event-driven inside each drift (docs/collisions.md)"),
+        text("collisions.stepper",
+             at_enum(collisions::stepper_names, &RunConfig::collisions,
+                     &collisions::CollisionConfig::stepper),
+             "The contact engine: event_driven = exact hard-sphere collisions inside each drift "
+             "(spheres, aggregates); nsc = non-smooth contact time stepping with Coulomb friction "
+             "(mu), resting contacts held, for every grain model (docs/collisions.md, \"Resting "
+             "contacts\"); auto: event_driven for spheres and aggregates, nsc for polyhedra",
+             enum_names(collisions::stepper_names)),
         text("collisions.outcome",
              at_enum(collisions::outcome_names, &RunConfig::collisions,
                      &collisions::CollisionConfig::outcome),
@@ -344,32 +356,33 @@ std::vector<ParamSpec> make_specs() {
                      "none); 0: open space"),
         non_negative("collisions.margin", "m",
                      at(&RunConfig::polyhedra, &polyhedra::PolyhedralContactConfig::margin),
-                     "Polyhedra: collision margin, the rounding of every hull (cores shrunk by "
+                     "NSC stepper: collision margin, the rounding of every hull (cores shrunk by "
                      "it meet in shallow contacts, Ferrari et al. 2017); 0: 1/100 of the "
-                     "smallest inradius"),
+                     "smallest inradius (spheres are not shrunk: it sets the defaults of "
+                     "envelope and recovery_speed, 0: 1/100 of the smallest sphere radius)"),
         non_negative("collisions.envelope", "m",
                      at(&RunConfig::polyhedra, &polyhedra::PolyhedralContactConfig::envelope),
-                     "Polyhedra: gaps up to this (plus the approach in a step) are contacts; "
+                     "NSC stepper: gaps up to this (plus the approach in a step) are contacts; "
                      "0: the margin"),
         non_negative("collisions.recovery_speed", "m/s",
                      at(&RunConfig::polyhedra, &polyhedra::PolyhedralContactConfig::recovery_speed),
-                     "Polyhedra: the largest speed at which an overlap is pushed apart; 0: one "
+                     "NSC stepper: the largest speed at which an overlap is pushed apart; 0: one "
                      "margin per 10 steps"),
         text("collisions.solver",
              at_enum(polyhedra::contact_method_names, &RunConfig::polyhedra,
                      &polyhedra::PolyhedralContactConfig::solver,
                      &polyhedra::ContactSolverOptions::method),
-             "Polyhedra: contact impulse solver, apgd (accelerated projected gradient, Mazhar "
+             "NSC stepper: contact impulse solver, apgd (accelerated projected gradient, Mazhar "
              "et al. 2015) or pgs (projected Gauss-Seidel)",
              enum_names(polyhedra::contact_method_names)),
         integer("collisions.solver_iterations",
                 at(&RunConfig::polyhedra, &polyhedra::PolyhedralContactConfig::solver,
                    &polyhedra::ContactSolverOptions::max_iterations),
-                "Polyhedra: APGD steps or PGS sweeps per cone complementarity problem", 1, 1e9),
+                "NSC stepper: APGD steps or PGS sweeps per cone complementarity problem", 1, 1e9),
         integer("collisions.solver_passes",
                 at(&RunConfig::polyhedra, &polyhedra::PolyhedralContactConfig::solver,
                    &polyhedra::ContactSolverOptions::coulomb_max_iterations),
-                "Polyhedra: passes per step at most for Coulomb's law (apgd: one cone "
+                "NSC stepper: passes per step at most for Coulomb's law (apgd: one cone "
                 "complementarity problem per pass, De Saxce's fixed point; pgs takes each "
                 "contact's friction shift as it sweeps, so its first pass solves Coulomb's law "
                 "and the next ones continue it)",
@@ -377,7 +390,7 @@ std::vector<ParamSpec> make_specs() {
         positive("collisions.solver_tolerance", "",
                  at(&RunConfig::polyhedra, &polyhedra::PolyhedralContactConfig::solver,
                     &polyhedra::ContactSolverOptions::tolerance),
-                 "Polyhedra: residual of the contact conditions, relative to the fastest "
+                 "NSC stepper: residual of the contact conditions, relative to the fastest "
                  "contact speed, at which the solver stops"),
         boolean("collisions.speculative_faces",
                 at(&RunConfig::polyhedra, &polyhedra::PolyhedralContactConfig::speculative_faces),

@@ -13,8 +13,10 @@
 #include <vector>
 
 #include "rubble/core/error.hpp"
+#include "rubble/polyhedra/broad_phase.hpp"
 #include "rubble/polyhedra/manifold.hpp"
 #include "rubble/polyhedra/nsc_stages.hpp"
+#include "rubble/polyhedra/sphere_contacts.hpp"
 
 namespace rubble::polyhedra {
 
@@ -43,16 +45,18 @@ void check_nsc_config(const NscConfig& c) {
     check_polyhedral_contact_config(c);
     for (const boundaries::Wall& w : c.walls)
         if (w.shape != boundaries::WallShape::plane)
-            throw InputError("collisions: " + w.name +
-                             ": polyhedra take plane walls only (boxes are six planes)");
+            throw InputError(
+                "collisions: " + w.name +
+                ": the non-smooth contact stepper takes plane walls only (boxes are six "
+                "planes)");
 }
 
 std::string NscStepper::summary(const Bodies& b) const {
-    (void)b;
     std::ostringstream out;
-    out << "collisions: polyhedra (non-smooth contact, "
-        << enum_name(contact_method_names, config_.solver.method) << "), mu = " << config_.mu
-        << ", restitution " << config_.eps_n << " above " << config_.v_min << " m/s, margin ";
+    out << "collisions: " << (b.hulls.size() == 0 ? "spheres" : "polyhedra")
+        << " (non-smooth contact, " << enum_name(contact_method_names, config_.solver.method)
+        << "), mu = " << config_.mu << ", restitution " << config_.eps_n << " above "
+        << config_.v_min << " m/s, margin ";
     if (config_.margin > 0.0)
         out << config_.margin << " m";
     else
@@ -133,23 +137,36 @@ void NscStepper::refresh_cores(const Bodies& b) {
 // its inputs; only the warm starts and the reports of the last step live here.
 integrate::StepStats NscStepper::advance(Bodies& b, double h, double t0, bool /*may_abandon*/) {
     const std::size_t n = b.size();
-    if (b.hulls.size() != n)
-        throw InputError("the polyhedral contact stepper moves polyhedra only (" +
-                         std::to_string(n - b.hulls.size()) + " of " + std::to_string(n) +
-                         " bodies are not)");
-    refresh_cores(b);
-    const StepScales scales = step_scales(config_, margin_, h);
-
-    // Contacts at the start of the step: pairs of grains, then walls, then fixed hulls.
-    const Placement placed = place_bodies(b, cores_, scales);
-    const std::vector<BodyPair> pairs = find_candidate_pairs(b.pos, placed);
-    const std::vector<ContactManifold> manifolds =
-        narrow_phase(placed, cores_, b.vel, pairs, scales);
-    std::vector<FoundContact> found = pair_contacts(pairs, manifolds);
+    if (b.hulls.size() != 0 && b.hulls.size() != n)
+        throw InputError("the non-smooth contact stepper moves bodies that are all polyhedra or "
+                         "all made of spheres (" +
+                         std::to_string(b.hulls.size()) + " of " + std::to_string(n) +
+                         " bodies are polyhedra)");
+    const bool spheres = b.hulls.size() == 0;
+    std::vector<FoundContact> found;
     const std::vector<Vec3> wall_at = wall_points(config_.walls, t0);
-    append_wall_contacts(b, placed, config_.walls, wall_at, scales, found);
-    append_fixed_hull_contacts(b, placed, cores_, config_.fixed_hulls, fixed_cores_,
-                               static_cast<std::int32_t>(config_.walls.size()), scales, found);
+    StepScales scales;
+    if (spheres) {
+        // Contacts at the start of the step: pairs of spheres of two bodies, then walls.
+        refresh_sphere_margin(b);
+        scales = step_scales(config_, margin_, h);
+        const SpherePlacement placed = place_spheres(b, scales);
+        const std::vector<BodyPair> pairs = sphere_pairs(b.pos, placed.reach);
+        found = sphere_pair_contacts(b, placed, pairs, scales);
+        append_sphere_wall_contacts(b, placed, config_.walls, wall_at, scales, found);
+    } else {
+        // Contacts at the start of the step: pairs of grains, then walls, then fixed hulls.
+        refresh_cores(b);
+        scales = step_scales(config_, margin_, h);
+        const Placement placed = place_bodies(b, cores_, scales);
+        const std::vector<BodyPair> pairs = find_candidate_pairs(b.pos, placed);
+        const std::vector<ContactManifold> manifolds =
+            narrow_phase(placed, cores_, b.vel, pairs, scales);
+        found = pair_contacts(pairs, manifolds);
+        append_wall_contacts(b, placed, config_.walls, wall_at, scales, found);
+        append_fixed_hull_contacts(b, placed, cores_, config_.fixed_hulls, fixed_cores_,
+                                   static_cast<std::int32_t>(config_.walls.size()), scales, found);
+    }
 
     // Their impulses, kept for the next step's warm start, then the drift.
     const InverseMasses inverse = inverse_masses(b);
@@ -164,6 +181,18 @@ integrate::StepStats NscStepper::advance(Bodies& b, double h, double t0, bool /*
     stats.max_overlap = problem.max_overlap;
     stats.work = work_counters(solution_);
     return stats;
+}
+
+// A sphere's distance is exact: nothing is shrunk, and the margin only sets the envelope and
+// the recovery speed (step_scales), as a fraction of the smallest sphere as it is of the
+// smallest inradius for polyhedra.
+void NscStepper::refresh_sphere_margin(const Bodies& b) {
+    if (config_.margin > 0.0) {
+        margin_ = config_.margin;
+        return;
+    }
+    const double smallest = smallest_sphere_radius(b);
+    margin_ = std::isfinite(smallest) ? auto_margin_fraction * smallest : 0.0;
 }
 
 } // namespace rubble::polyhedra

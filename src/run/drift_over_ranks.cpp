@@ -363,7 +363,8 @@ void gather_log(const std::vector<OrderedRecord>& mine, core::Communicator& worl
 } // namespace
 
 bool drift_spreads_over_ranks(const collisions::CollisionConfig& c, bool all_free_spheres) {
-    return all_free_spheres && c.outcome == collisions::ContactOutcome::bounce;
+    return all_free_spheres && c.outcome == collisions::ContactOutcome::bounce &&
+           c.stepper != collisions::ContactStepper::nsc;
 }
 
 DriftOverRanks::DriftOverRanks(const collisions::CollisionConfig& config, RunRanks& ranks,

@@ -17,18 +17,22 @@ std::unique_ptr<integrate::Stepper>
 make_stepper(bool collisions_enabled, const collisions::CollisionConfig& collisions,
              const polyhedra::PolyhedralContactConfig& polyhedral, const Bodies& bodies) {
     if (!collisions_enabled) return std::make_unique<integrate::PlainDrift>();
+    const bool nsc = collisions.stepper == collisions::ContactStepper::nsc;
     if (bodies.hulls.size() == 0) {
         if (!polyhedral.fixed_hulls.empty())
             throw InputError("collisions: " + polyhedral.fixed_hulls.front().name +
                              ": a hull wall is a contact partner of polyhedral grains only, and "
                              "these bodies are spheres (ic.cloud.grain_model = \"polyhedron\" "
                              "makes polyhedra)");
-        return std::make_unique<collisions::EventDrivenDrift>(collisions);
-    }
-    if (bodies.hulls.size() != bodies.size())
+        if (!nsc) return std::make_unique<collisions::EventDrivenDrift>(collisions);
+    } else if (bodies.hulls.size() != bodies.size()) {
         throw InputError("collisions: " + std::to_string(bodies.hulls.size()) + " of " +
                          std::to_string(bodies.size()) +
                          " bodies are polyhedra: polyhedra collide only with polyhedra and walls");
+    } else if (collisions.stepper == collisions::ContactStepper::event_driven) {
+        throw InputError("collisions.stepper = \"event_driven\": the event-driven drift moves "
+                         "spheres and aggregates; polyhedra take \"nsc\" (or \"auto\")");
+    }
     // The shared keys and the polyhedral ones, under the same names: nothing is renamed.
     polyhedra::NscConfig c{collisions, polyhedral};
     auto stepper = std::make_unique<polyhedra::NscStepper>(std::move(c));
@@ -42,8 +46,27 @@ void check_stepper_supports(const config::ParameterSet& p, const config::RunConf
     // the bodies when any is made of several spheres or when sticking may join them; these are
     // the combinations it refuses there, which only the configuration and the kind of bodies
     // decide. The engine keeps its own refusals for callers that use it directly.
-    if (!c.collisions_enabled || bodies.hulls.size() != 0) return; // plain drift or NSC
+    if (!c.collisions_enabled) return; // the plain drift
     const collisions::CollisionConfig& k = c.collisions;
+    if (bodies.hulls.size() != 0 || k.stepper == collisions::ContactStepper::nsc) {
+        // The NSC stepper (polyhedra/nsc_stepper.hpp) bounces bodies as they are: it neither
+        // merges nor sticks them, and knows no periodic box.
+        const std::string nsc = bodies.hulls.size() != 0 ? "polyhedra (non-smooth contact)"
+                                                         : p.described("collisions.stepper");
+        if (k.stepper == collisions::ContactStepper::event_driven)
+            throw p.error("collisions.stepper",
+                          "the event-driven drift moves spheres and aggregates; polyhedra take "
+                          "\"nsc\" (or \"auto\")");
+        if (k.outcome != collisions::ContactOutcome::bounce)
+            throw p.error("collisions.outcome",
+                          "the non-smooth contact stepper bounces bodies and neither merges nor "
+                          "sticks them (" +
+                              nsc + ")");
+        if (k.periodic_box > 0.0)
+            throw p.error("collisions.periodic_box",
+                          "the non-smooth contact stepper knows no periodic box (" + nsc + ")");
+        return;
+    }
     const bool sticking = k.outcome == collisions::ContactOutcome::stick;
     if (bodies.all_free_spheres() && !sticking) return;
     const std::vector<std::uint8_t> free = bodies.free_sphere_flags();

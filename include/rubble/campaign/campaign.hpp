@@ -24,10 +24,12 @@
 // campaign (campaign.id, campaign.set), so that a file cannot be mistaken for another
 // campaign's. The index (DIR/campaign.json) lists the runs for the analysis.
 //
-// Contact parameters are shared, with one exception: rubble's free spheres have no Coulomb
-// law (collisions.mu acts on aggregates and polyhedra), so the sphere model's runs take
-// collisions.mu = 0 and their tangential restitution from campaign.sphere_eps_t; without it
-// nothing would take up their tangential motion, and a pile of them would never come to rest.
+// Contact parameters are shared, with one exception when the spheres run in the event-driven
+// drift: its free spheres have no Coulomb law (collisions.mu acts on aggregates and
+// polyhedra), so the sphere model's runs take collisions.mu = 0 and their tangential
+// restitution from campaign.sphere_eps_t; without it nothing would take up their tangential
+// motion. With collisions.stepper = "nsc" every model has the same contact law (Coulomb's mu,
+// eps_n above v_min, resting contacts held) and nothing is changed per model.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -68,6 +70,8 @@ struct Campaign {
     std::vector<CampaignRun> runs; ///< sets x seeds x models, in that nesting
     double sphere_eps_t = 0.8;     ///< the sphere model's collisions.eps_t (its mu is 0)
     config::ParameterSet shared;   ///< the file's parameters, common to every run
+    /// collisions.stepper = "nsc" in the shared parameters: every model takes one contact law.
+    bool one_contact_law = false;
 };
 
 /// Reads and checks a campaign file. Throws InputError naming the file, line, key and value:
@@ -78,7 +82,8 @@ struct Campaign {
 [[nodiscard]] Campaign load_campaign(const std::string& path);
 
 /// The parameters of run k: the shared ones with the run's seed, motion, model, output file
-/// and campaign tag (and, for the sphere model, mu = 0 and eps_t = sphere_eps_t).
+/// and campaign tag (and, for the sphere model without one_contact_law, mu = 0 and eps_t =
+/// sphere_eps_t).
 [[nodiscard]] config::ParameterSet run_parameters(const Campaign& c, std::size_t k);
 
 /// The run's output file, the campaign's directory joined with its name.

@@ -21,6 +21,19 @@ inline constexpr EnumNames<ContactOutcome, 3> outcome_names{{{"bounce", ContactO
                                                              {"merge", ContactOutcome::merge},
                                                              {"stick", ContactOutcome::stick}}};
 
+/// Which engine moves the bodies once collisions are on (collisions.stepper; run/make_stepper).
+enum class ContactStepper {
+    automatic,    ///< (default) event_driven for bodies made of spheres, nsc for polyhedra
+    event_driven, ///< the exact event-driven drift of hard spheres and aggregates
+    nsc, ///< non-smooth contact time stepping (polyhedra/nsc_stepper.hpp), for every grain model
+};
+
+/// collisions.stepper's names.
+inline constexpr EnumNames<ContactStepper, 3> stepper_names{
+    {{"auto", ContactStepper::automatic},
+     {"event_driven", ContactStepper::event_driven},
+     {"nsc", ContactStepper::nsc}}};
+
 /// How eps_n depends on the normal impact speed.
 enum class RestitutionLaw {
     constant,  ///< eps_n everywhere
@@ -70,6 +83,7 @@ using boundaries::default_overlap_tolerance;
 /// parameter table, config/parameter_specs.cpp, takes it from here). The keys shared with
 /// polyhedra (eps_n, mu, v_min, overlap_tolerance, walls) are the base's.
 struct CollisionConfig : boundaries::ContactConfig {
+    ContactStepper stepper = ContactStepper::automatic;
     ContactOutcome outcome = ContactOutcome::bounce;
     /// m/s, outcome = stick: contacts with a normal speed at or below this stick (0: all)
     double stick_speed = 0.0;

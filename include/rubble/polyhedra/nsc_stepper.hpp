@@ -26,6 +26,13 @@
 // contact with gap g >= 0 allows the bodies to approach by g in the step (a speculative contact: no
 // tunnelling, no impulse until it closes); one with g < 0 is pushed apart at no more than
 // recovery_speed. Newton restitution eps_n applies to approach speeds above v_min.
+//
+// Bodies made of spheres (free spheres, rigid aggregates; collisions.stepper = "nsc", issue 35)
+// take the same step with the contacts of their spheres (sphere_contacts.hpp) in place of GJK's:
+// exact sphere distances, nothing shrunk, the margin only setting the envelope and the recovery
+// speed. Resting contacts are then held by the solve, all at once, so that a sphere or
+// aggregate pile comes to rest as a polyhedral one does, where the event-driven drift's guards
+// against inelastic collapse keep it bouncing (docs/collisions.md, "Resting contacts").
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -67,12 +74,17 @@ public:
     /// Shrinks the hull shapes of b and the fixed hulls by the collision margin (what every
     /// step uses, kept until the shapes change): a run calls it at start-up, so that a shape
     /// too small for the margin is an InputError before any output exists.
-    void prepare(const Bodies& b) { refresh_cores(b); }
+    void prepare(const Bodies& b) {
+        if (b.hulls.size() == 0)
+            refresh_sphere_margin(b);
+        else
+            refresh_cores(b);
+    }
     [[nodiscard]] std::string name() const override { return "nsc"; }
     [[nodiscard]] std::string summary(const Bodies& b) const override;
     [[nodiscard]] bool resolves_contacts() const override { return true; }
-    /// Throws InputError when b holds bodies that are not polyhedra or a shape too small for
-    /// the margin.
+    /// Throws InputError when b mixes polyhedra with bodies of spheres or holds a shape too small
+    /// for the margin.
     integrate::StepStats advance(Bodies& b, double h, double t0, bool may_abandon) override;
     /// Keeps the warm starts: an advance changes them only once its solve is done, so one
     /// abandoned before leaves those of the previous step, which go with the restored bodies.
@@ -96,6 +108,9 @@ private:
     using WarmKey = NscWarmKey;
 
     void refresh_cores(const Bodies& b);
+    /// Bodies made of spheres: the margin in use, collisions.margin or auto_margin_fraction of
+    /// the smallest sphere radius.
+    void refresh_sphere_margin(const Bodies& b);
     /// The margin in use, for messages: "collisions.margin = X m" (or the automatic one).
     [[nodiscard]] std::string margin_text() const;
 

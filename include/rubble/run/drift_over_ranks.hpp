@@ -51,8 +51,9 @@
 namespace rubble::run {
 
 /// True when the drift with `config` of bodies that are `all_free_spheres` can be spread over
-/// ranks: spheres that bounce (no merging, no sticking), with walls or none, in an open or a
-/// periodic box.
+/// ranks: spheres that bounce (no merging, no sticking) in the event-driven drift (not
+/// collisions.stepper = "nsc", which runs on the first rank), with walls or none, in an open or
+/// a periodic box.
 [[nodiscard]] bool drift_spreads_over_ranks(const collisions::CollisionConfig& config,
                                             bool all_free_spheres);
 

@@ -39,10 +39,12 @@ TEST(Campaign, InterruptedAndContinuedEqualsUninterruptedBitwise) {
         const std::string path = whole + "/" + f;
         ASSERT_TRUE(rubble::runfile::is_complete(path)) << f;
         // The clouds fall together; the polyhedra come to rest well before t_end, so the
-        // settled stop is what ends them. Hard spheres keep rattling (issue 35: no resting
-        // contacts yet), and whether the settled stop catches a quiet window before t_end
-        // turns on the last bits of a chaotic run (it did with one libm, not with another):
-        // either is a complete run, and the interrupted campaign must end each the same way.
+        // settled stop is what ends them. Hard spheres in the event-driven drift keep
+        // rattling (its guards against inelastic collapse; with collisions.stepper = "nsc"
+        // they settle, the last test), and whether the settled stop catches a quiet window
+        // before t_end turns on the last bits of a chaotic run (it did with one libm, not with
+        // another): either is a complete run, and the interrupted campaign must end each the
+        // same way.
         if (std::string(f).find("polyhedron") != std::string::npos) {
             EXPECT_EQ(rubble::runfile::read_stop_reason(path), "settled") << f;
             EXPECT_LT(rubble::runfile::read_snapshot(path, -1).time, 80000.0) << f;
@@ -277,4 +279,28 @@ TEST(Campaign, ASettlingWindowShorterThanTheFreeFallTimeIsRefusedBeforeAnyOutput
         << r.err;
     EXPECT_NE(r.err.find("run 1/4 (set 0, seed 3, sphere)"), std::string::npos) << r.err;
     EXPECT_FALSE(std::filesystem::exists(dir + "/" + run_files[0]));
+}
+
+// With collisions.stepper = "nsc" every grain model takes one contact law (issue 35): the
+// sphere runs keep the campaign's mu (no per-model eps_t), and the spheres come to rest as the
+// polyhedra do, so the settled stop ends all four runs before t_end.
+TEST(Campaign, WithTheNonSmoothStepperEveryModelSettles) {
+    rubble::test::TempDir tmp;
+    const std::string dir = tmp.file("nsc");
+    std::string text = campaign(dir);
+    const std::string collisions = "[collisions]\nenabled = true\n";
+    text.replace(text.find(collisions), collisions.size(), collisions + "stepper = \"nsc\"\n");
+    const std::string file = tmp.write("nsc.toml", text);
+    const auto c = rubble::campaign::load_campaign(file);
+    EXPECT_TRUE(c.one_contact_law);
+    for (std::size_t k = 0; k < c.runs.size(); ++k)
+        EXPECT_EQ(rubble::campaign::run_parameters(c, k).real("collisions.mu"), 0.6) << k;
+    const auto r = run_rubble({"campaign", file, "--quiet"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    for (const char* f : run_files) {
+        const std::string path = dir + "/" + f;
+        ASSERT_TRUE(rubble::runfile::is_complete(path)) << f;
+        EXPECT_EQ(rubble::runfile::read_stop_reason(path), "settled") << f;
+        EXPECT_LT(rubble::runfile::read_snapshot(path, -1).time, 80000.0) << f;
+    }
 }

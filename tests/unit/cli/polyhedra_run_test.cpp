@@ -288,3 +288,60 @@ TEST(PolyhedraRun, AResumeChecksTheStepperStateOfItsSnapshot) {
     EXPECT_NE(r.err.find("has no stepper state in its last snapshot"), std::string::npos) << r.err;
     EXPECT_TRUE(rubble::runfile::is_complete(old));
 }
+
+namespace {
+
+// The cubes' cloud as spheres of the same circumradius (ic.cloud's default grain model).
+std::string sphere_cloud(const std::string& out, const std::string& collisions) {
+    std::string p = cubes(out, "", collisions);
+    for (const std::string line : {"grain_model = \"polyhedron\"\n", "grain = \"cube\"\n"})
+        p.erase(p.find(line), line.size());
+    return p;
+}
+
+} // namespace
+
+// collisions.stepper = "nsc" moves spheres with the polyhedra's stepper (issue 35): the spheres
+// land in the box without going through its floor, an interrupted run resumes bitwise (the
+// warm starts of sphere contacts are stored as the polyhedra's are), and what the stepper
+// cannot do is refused before any output, naming the key.
+TEST(PolyhedraRun, SpheresTakeTheNonSmoothContactStepperWhenAskedAndResumeBitwise) {
+    TempDir dir;
+    const std::string whole = dir.file("whole.h5"), parts = dir.file("parts.h5");
+    const std::string nsc = "stepper = \"nsc\"\n";
+    auto r = run_rubble({"run", dir.write("a.toml", sphere_cloud(whole, nsc))});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("collisions: spheres (non-smooth contact"), std::string::npos) << r.out;
+    const auto end = rubble::runfile::read_snapshot(whole, -1);
+    ASSERT_EQ(end.bodies.size(), 27u);
+    ASSERT_TRUE(end.bodies.all_free_spheres());
+    // Above the floor to the solve's error: its residual (solver_tolerance, 1e-6, of the
+    // fastest contact speed, at most the fall's 5 m/s) over a step, with a factor 10 for the
+    // iteration cap.
+    const double depth = 10.0 * 1e-6 * 5.0 * dt;
+    for (std::size_t k = 0; k < end.bodies.size(); ++k)
+        EXPECT_GT(end.bodies.pos[k].z() - end.bodies.radius[k] - floor_z, -depth)
+            << "sphere " << end.bodies.id[k] << " is in the floor";
+    r = run_rubble(
+        {"run", dir.write("b.toml", sphere_cloud(parts, nsc)), "--quiet", "--stop-after", "300"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    EXPECT_GT(rubble::runfile::read_snapshot(parts, -1).stepper_state.rows, 0u);
+    r = run_rubble({"run", "--resume", parts, "--quiet"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    rubble::test::expect_same_run(whole, parts);
+
+    const auto refused = [&](const std::string& p, const std::string& key,
+                             const std::string& what) {
+        const auto bad = run_rubble({"run", dir.write("c.toml", p), "--quiet"});
+        EXPECT_EQ(bad.code, 2) << p;
+        EXPECT_NE(bad.err.find(key), std::string::npos) << bad.err;
+        EXPECT_NE(bad.err.find(what), std::string::npos) << bad.err;
+        EXPECT_FALSE(std::filesystem::exists(dir.file("c.h5")));
+    };
+    const std::string out = dir.file("c.h5");
+    refused(sphere_cloud(out, nsc + "outcome = \"merge\"\n"), "collisions.outcome",
+            "neither merges nor sticks");
+    refused(cubes(out, "", "stepper = \"event_driven\"\n"), "collisions.stepper",
+            "polyhedra take \"nsc\"");
+    refused(sphere_cloud(out, "stepper = \"events\"\n"), "collisions.stepper", "events");
+}

@@ -48,7 +48,7 @@ TEST(NscConfig, RefusesValuesOutOfRangeNamingThem) {
     drum.radius = 1.0;
     drum.name = "walls[3]";
     c.walls.push_back(drum);
-    expect_refused(c, "walls[3]: polyhedra take plane walls only");
+    expect_refused(c, "walls[3]: the non-smooth contact stepper takes plane walls only");
     c = {};
     c.fixed_hulls.push_back(cube_hull(1.0, "fixed_hulls[1]"));
     c.fixed_hulls.back().orientation = Quat(2.0, 0.0, 0.0, 0.0);
