@@ -12,19 +12,22 @@ Outputs (in the output folder):
   campaign_runs.csv / .json   one row per run: set, seed, model, status (settled: the system
                               came to rest; end: it reached its end time; incomplete: it did not
                               finish, measured at its last snapshot), final time, bodies,
-                              normalised initial condition (compare.normalised_initial_condition),
+                              the initial condition over the campaign's maxima and normalised
+                              by the cloud (compare.normalised_initial_condition),
                               the largest aggregate (n_agg, its share of the bodies and of the
                               mass, lambda = I_max / I_min, period T, T_crit for its hull and
                               alpha-shape bulk densities (properties.critical_period) and T /
-                              T_crit, porosity and bulk density from both volumes) and
+                              T_crit, whether it turns, porosity and bulk density from both
+                              volumes) and
                               `dominant` (below)
   campaign_summary.csv / .json  per (model, set): mean and sample standard deviation over the
                               seeds of the complete runs (incomplete ones are counted apart and
                               left out), the share of seeds with a dominant aggregate
   campaign.md                 a short markdown table of the runs (also printed)
-  outcomes_vs_ic.png          lambda, T and N_agg against v0 / v_esc, w0 / w_crit and
-                              Omega / w_crit (Ferrari et al. 2017, Figs. 6-8)
-  period.png                  T against lambda and against M_agg (Fig. 9)
+  outcomes_vs_ic.png          lambda, T (logarithmic; piles not turning, NOT_TURNING_PERIODS,
+                              marked apart) and N_agg against v0, w0 and Omega each over the
+                              campaign's maximum, as Ferrari et al. 2017, Figs. 6-8, plot them
+  period.png                  T against lambda and against M_agg (Fig. 9), T logarithmic
   porosity_density.png        porosity and bulk density of every run, per model
   asteroids.png               the three models' final largest aggregates of one set and seed,
                               in three orthogonal views about each one's centre of mass
@@ -65,17 +68,32 @@ DOMINANT_DEFINITION = (f"largest aggregate >= {DOMINANT_MASS_FRACTION:g} of the 
 # least 7 significant digits in either file.
 MOTION_RTOL = 1e-6
 
-# Outcomes summarised over the seeds of a (model, set).
+# A largest aggregate slower than this many critical periods of its hull (properties.
+# critical_period: some 3 h for these bulk densities, so some 3e4 h, years) is not turning: the
+# slowest asteroids known turn in about 1e3 h, and what such a pile keeps is the angular
+# momentum escapers and round-off left it (a period of 1e15 h read as a period would flatten
+# every figure). Its row says turning = False and its period enters no mean.
+NOT_TURNING_PERIODS = 1e4
+
+# The initial condition over the campaign's maximum of each quantity, as Ferrari et al. 2017
+# plot their outcomes (0 to 1; 0 where the campaign never varies it).
+OVER_MAXIMUM = (("v0_over_max", "v0_m_s", "v0"), ("w0_over_max", "w0_rad_s", "w0"),
+                ("omega_over_max", "omega_rad_s", "omega"))
+
+# Outcomes summarised over the seeds of a (model, set); the periods over the turning runs only.
+PERIOD_QUANTITIES = ("period_s", "period_over_critical_hull", "period_over_critical_alpha")
 SUMMARY_QUANTITIES = (
+    "v0_over_max", "w0_over_max", "omega_over_max",
     "v0_over_vesc", "w0_over_wcrit", "omega_over_wcrit", "n_agg", "n_agg_fraction",
     "m_agg_kg", "m_agg_fraction", "elongation", "period_s", "period_over_critical_hull",
     "period_over_critical_alpha", "porosity_hull", "porosity_alpha", "bulk_density_hull_kg_m3",
-    "bulk_density_alpha_kg_m3", "dominant")
+    "bulk_density_alpha_kg_m3", "dominant", "turning")
 
 # The largest aggregate's columns, NaN (dominant False) when the run has no aggregate.
 LARGEST_COLUMNS = (
     "n_agg", "n_agg_fraction", "m_agg_kg", "m_agg_fraction", "second_over_largest",
-    "dominant", "elongation", "b_over_a", "c_over_a", "period_s", "critical_period_hull_s",
+    "dominant", "turning", "elongation", "b_over_a", "c_over_a", "period_s",
+    "critical_period_hull_s",
     "critical_period_alpha_s", "period_over_critical_hull", "period_over_critical_alpha",
     "porosity_hull", "porosity_alpha", "bulk_density_hull_kg_m3", "bulk_density_alpha_kg_m3",
     "grain_density_kg_m3", "velocity_dispersion_m_s")
@@ -300,6 +318,7 @@ def campaign_row(entry: CampaignRun, status: str, state: FinalState) -> dict:
            "w0_over_wcrit": r["w0_over_wcrit"], "omega_over_wcrit": r["omega_over_wcrit"]}
     row.update({k: float("nan") for k in LARGEST_COLUMNS})
     row["dominant"] = False
+    row["turning"] = False
     if props is None:
         return row
     G = float(state.parameters["units"]["G"])
@@ -311,6 +330,7 @@ def campaign_row(entry: CampaignRun, status: str, state: FinalState) -> dict:
         "m_agg_fraction": s["mass_fraction"], "second_over_largest": ratio,
         "dominant": bool(s["mass_fraction"] >= DOMINANT_MASS_FRACTION
                          and ratio < DOMINANT_SECOND_RATIO),
+        "turning": bool(props.period < NOT_TURNING_PERIODS * s["critical_period_hull_s"]),
         "elongation": props.elongation, "b_over_a": s["b_over_a"], "c_over_a": s["c_over_a"],
         "period_s": props.period, "critical_period_hull_s": s["critical_period_hull_s"],
         "critical_period_alpha_s": s["critical_period_alpha_s"],
@@ -322,6 +342,15 @@ def campaign_row(entry: CampaignRun, status: str, state: FinalState) -> dict:
         "grain_density_kg_m3": props.grain_density,
         "velocity_dispersion_m_s": props.velocity_dispersion})
     return row
+
+
+def over_maximum(campaign: Campaign, row: dict) -> dict:
+    """The row's v0, w0 and Omega over the campaign's largest (OVER_MAXIMUM)."""
+    out = {}
+    for key, column, attribute in OVER_MAXIMUM:
+        most = max(getattr(s, attribute) for s in campaign.sets)
+        out[key] = row[column] / most if most > 0 else 0.0
+    return out
 
 
 def _statistics(values: list[float]) -> tuple[float, float]:
@@ -347,7 +376,8 @@ def summarise(campaign: Campaign, rows: list[dict]) -> list[dict]:
                        "count": len(done), "incomplete": len(group) - len(done),
                        "dominant_count": sum(bool(r["dominant"]) for r in done)}
             for key in SUMMARY_QUANTITIES:
-                mean, std = _statistics([float(r[key]) for r in done])
+                over = [r for r in done if r["turning"]] if key in PERIOD_QUANTITIES else done
+                mean, std = _statistics([float(r[key]) for r in over])
                 summary[f"{key}_mean"], summary[f"{key}_std"] = mean, std
             out.append(summary)
     return out
@@ -368,11 +398,16 @@ def markdown(rows: list[dict]) -> str:
     def number(value: float, spec: str) -> str:
         return format(value, spec) if math.isfinite(value) else "-"
 
+    def period(r: dict) -> str:
+        if math.isfinite(r["n_agg"]) and not r["turning"]:
+            return "not turning"
+        return number(r["period_s"] / 3600.0, ".3g")
+
     for r in rows:
         lines.append(
             f"| {r['set']} | {r['seed']} | {r['model']} | {r['status']} | "
             f"{number(r['n_agg'], '.0f')} | {number(r['m_agg_fraction'], '.3f')} | "
-            f"{number(r['elongation'], '.3f')} | {number(r['period_s'] / 3600.0, '.3g')} | "
+            f"{number(r['elongation'], '.3f')} | {period(r)} | "
             f"{_range(r['period_over_critical_hull'], r['period_over_critical_alpha'], '.3g')} | "
             f"{_range(r['porosity_alpha'], r['porosity_hull'], '.3f')} | "
             f"{'yes' if r['dominant'] else 'no'} |")
@@ -416,6 +451,7 @@ def compare_campaign(campaign: Campaign, outdir: str | Path, *, tolerance: float
             status = run_status(run)
             state = final_state(run, tolerance, binding)
         rows.append(campaign_row(entry, status, state))
+        rows[-1].update(over_maximum(campaign, rows[-1]))
         if (entry.set, entry.seed) == view:
             asteroids[entry.model] = state
     summary = summarise(campaign, rows)

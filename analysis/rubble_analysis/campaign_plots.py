@@ -19,8 +19,10 @@ from .plots import AXES, VIEWS, draw_hulls, draw_spheres, hull_vertices  # noqa:
 MODEL_STYLE = {"sphere": ("tab:blue", "o"), "aggregate": ("tab:orange", "s"),
                "polyhedron": ("tab:green", "^")}
 
-INITIAL_CONDITIONS = (("v0_over_vesc", "v0 / v_esc"), ("w0_over_wcrit", "w0 / w_crit"),
-                      ("omega_over_wcrit", "Omega / w_crit"))
+# Each initial condition over the campaign's maximum, the abscissae of Ferrari et al. 2017's
+# Figs. 6-8 (campaign.OVER_MAXIMUM).
+INITIAL_CONDITIONS = (("v0_over_max", "v0 / v0_max"), ("w0_over_max", "w0 / w0_max"),
+                      ("omega_over_max", "Omega / Omega_max"))
 HOURS = 3600.0
 GRAINS = plt.get_cmap("tab20")
 
@@ -54,6 +56,24 @@ def _means(ax, summary, model, x_key, y_key, x_scale=1.0, y_scale=1.0, label=Non
     return x, y, [n for n, k in zip(names, keep) if k]
 
 
+def _not_turning(ax, rows: list[dict], model: str, x_key: str, x_scale: float = 1.0) -> None:
+    """The model's runs whose largest aggregate does not turn (campaign.NOT_TURNING_PERIODS),
+    at the top of a logarithmic period axis: a period they do not have would flatten the
+    others."""
+    color, _ = MODEL_STYLE[model]
+    still = [r for r in rows if r["model"] == model and np.isfinite(r["n_agg"])
+             and not r["turning"]]
+    if still:
+        ax.scatter([r[x_key] / x_scale for r in still], [1.0] * len(still), marker="v",
+                   color=color, transform=ax.get_xaxis_transform(), clip_on=False, zorder=3,
+                   label=f"{model}: not turning")
+
+
+def _period_axis(ax) -> None:
+    ax.set_yscale("log")
+    ax.set_ylabel("T [h] (top: not turning)")
+
+
 def outcomes_vs_ic(campaign, rows: list[dict], summary: list[dict], path: Path) -> None:
     """lambda, T and N_agg (rows) against the three normalised initial conditions (columns),
     each point labelled with its set."""
@@ -67,12 +87,16 @@ def outcomes_vs_ic(campaign, rows: list[dict], summary: list[dict], path: Path) 
                 x, y, names = _means(ax, summary, model, x_key, y_key, 1.0, y_scale,
                                      model if i == j == 0 else None)
                 _incomplete(ax, rows, model, x_key, y_key, 1.0, y_scale)
+                if y_key == "period_s":
+                    _not_turning(ax, rows, model, x_key)
                 if k == 0:
                     for xi, yi, name in zip(x, y, names):
                         ax.annotate(name, (xi, yi), textcoords="offset points",
                                     xytext=(4, 4), fontsize=7)
             ax.set_xlabel(x_label)
             ax.set_ylabel(y_label)
+            if y_key == "period_s":
+                _period_axis(ax)
     axs[0, 0].legend()
     fig.suptitle(f"{campaign.name}: final largest aggregate against the initial condition "
                  "(mean and spread over seeds; hollow: incomplete runs)")
@@ -89,10 +113,12 @@ def period_relations(campaign, rows: list[dict], summary: list[dict], path: Path
         _incomplete(axs[0], rows, model, "elongation", "period_s", 1.0, HOURS)
         _means(axs[1], summary, model, "m_agg_kg", "period_s", 1.0, HOURS)
         _incomplete(axs[1], rows, model, "m_agg_kg", "period_s", 1.0, HOURS)
+        _not_turning(axs[0], rows, model, "elongation")
+        _not_turning(axs[1], rows, model, "m_agg_kg")
     axs[0].set_xlabel("lambda = I_max / I_min")
     axs[1].set_xlabel("M_agg [kg]")
     for ax in axs:
-        ax.set_ylabel("T [h]")
+        _period_axis(ax)
     axs[0].legend()
     fig.suptitle(f"{campaign.name}: spin period of the largest aggregate")
     fig.tight_layout()

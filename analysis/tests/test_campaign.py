@@ -32,8 +32,9 @@ SETS = ({"name": "0", "v0": 0.0, "w0": 0.0, "omega": 0.0},
 SEEDS = (1, 2)
 DENSITY = 2000.0  # kg/m^3, synthetic.snapshot's and grain's default
 IDENTITY = np.array([1.0, 0.0, 0.0, 0.0])
-# The final spin of each (set, seed): every aggregate turns rigidly at it about z.
-SPIN = {("0", 1): 5e-5, ("0", 2): 5e-5, ("1.3", 1): 1e-4, ("1.3", 2): 2e-4}
+# The final spin of each (set, seed): every aggregate turns rigidly at it about z (set 0, seed
+# 2: not at all).
+SPIN = {("0", 1): 5e-5, ("0", 2): 0.0, ("1.3", 1): 1e-4, ("1.3", 2): 2e-4}
 # Measured to round-off: the inertia tensor and angular momentum are sums of a few terms, the
 # spin a 3x3 solve, lambda a ratio of eigenvalues of a well-conditioned tensor.
 ROUND_OFF = 64 * EPS
@@ -374,6 +375,29 @@ def test_spread_over_seeds(compared):
     assert a0["elongation_mean"] == pytest.approx(13.5, rel=ROUND_OFF)
     assert a0["elongation_std"] is None  # NaN in the JSON: undefined for one seed
     assert len(compared["summary"]) == len(MODELS) * len(SETS)
+
+
+def test_a_pile_that_does_not_turn_reads_as_such(compared):
+    """Set 0, seed 2 ends without spin: the row says so, the table prints "not turning" rather
+    than a period, and the mean period over seeds is seed 1's alone."""
+    r = compared["rows"][("0", 2, "sphere")]
+    assert r["turning"] is False
+    assert compared["rows"][("0", 1, "sphere")]["turning"] is True
+    line = next(x for x in (compared["out"] / "campaign.md").read_text().splitlines()
+                if x.startswith("| 0 | 2 | sphere |"))
+    assert "| not turning |" in line
+    s0 = compared["summary"][("sphere", "0")]
+    assert s0["period_s_mean"] == pytest.approx(2 * math.pi / 5e-5, rel=ROUND_OFF)
+    assert s0["turning_mean"] == 0.5
+
+
+def test_initial_conditions_over_the_campaigns_maxima(compared):
+    """As Ferrari et al. 2017 plot them: Omega of set 1.3 is the campaign's largest, v0 and w0
+    are never varied."""
+    r = compared["rows"][("1.3", 1, "sphere")]
+    assert (r["omega_over_max"], r["v0_over_max"], r["w0_over_max"]) == (1.0, 0.0, 0.0)
+    assert compared["rows"][("0", 1, "sphere")]["omega_over_max"] == 0.0
+    assert compared["summary"][("sphere", "1.3")]["omega_over_max_mean"] == 1.0
 
 
 def test_markdown_table_printed_and_saved(compared):
