@@ -75,10 +75,9 @@ MOTION_RTOL = 1e-6
 # every figure). Its row says turning = False and its period enters no mean.
 NOT_TURNING_PERIODS = 1e4
 
-# The initial condition over the campaign's maximum of each quantity, as Ferrari et al. 2017
-# plot their outcomes (0 to 1; 0 where the campaign never varies it).
-OVER_MAXIMUM = (("v0_over_max", "v0_m_s", "v0"), ("w0_over_max", "w0_rad_s", "w0"),
-                ("omega_over_max", "omega_rad_s", "omega"))
+# Each initial condition over the campaign's maximum of it, as Ferrari et al. 2017 plot their
+# outcomes (0 to 1): the set's level for the quantities its family varies, 0 for the others.
+OVER_MAXIMUM = (("v0_over_max", "v0"), ("w0_over_max", "w0"), ("omega_over_max", "omega"))
 
 # Outcomes summarised over the seeds of a (model, set); the periods over the turning runs only.
 PERIOD_QUANTITIES = ("period_s", "period_over_critical_hull", "period_over_critical_alpha")
@@ -109,6 +108,7 @@ class CampaignSet:
     v0: float     # m/s
     w0: float     # rad/s
     omega: float  # rad/s
+    level: float  # the fraction of the campaign's maxima its varied quantities take (0: set 0)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -213,7 +213,7 @@ def read_index(path: str | Path) -> Campaign:
         sets.append(CampaignSet(
             name=_field(index, entry, where, "name", "a string"),
             **{key: float(_field(index, entry, where, key, "a finite number"))
-               for key in ("v0", "w0", "omega")}))
+               for key in ("v0", "w0", "omega", "level")}))
     _unique(index, [s.name for s in sets], "set")
     runs = [_index_run(index, entry, f"runs[{k}]", sets, seeds, models)
             for k, entry in enumerate(_field(index, data, "", "runs", "a list"))]
@@ -345,12 +345,11 @@ def campaign_row(entry: CampaignRun, status: str, state: FinalState) -> dict:
 
 
 def over_maximum(campaign: Campaign, row: dict) -> dict:
-    """The row's v0, w0 and Omega over the campaign's largest (OVER_MAXIMUM)."""
-    out = {}
-    for key, column, attribute in OVER_MAXIMUM:
-        most = max(getattr(s, attribute) for s in campaign.sets)
-        out[key] = row[column] / most if most > 0 else 0.0
-    return out
+    """The row's v0, w0 and Omega over the campaign's maxima (OVER_MAXIMUM): its set's level
+    where the set varies the quantity (the campaign gave it level x maximum), else 0."""
+    chosen = next(s for s in campaign.sets if s.name == row["set"])
+    return {key: chosen.level if getattr(chosen, attribute) > 0 else 0.0
+            for key, attribute in OVER_MAXIMUM}
 
 
 def _statistics(values: list[float]) -> tuple[float, float]:
@@ -403,12 +402,17 @@ def markdown(rows: list[dict]) -> str:
             return "not turning"
         return number(r["period_s"] / 3600.0, ".3g")
 
+    def critical(r: dict) -> str:
+        if not r["turning"]:
+            return "-"
+        return _range(r["period_over_critical_hull"], r["period_over_critical_alpha"], ".3g")
+
     for r in rows:
         lines.append(
             f"| {r['set']} | {r['seed']} | {r['model']} | {r['status']} | "
             f"{number(r['n_agg'], '.0f')} | {number(r['m_agg_fraction'], '.3f')} | "
             f"{number(r['elongation'], '.3f')} | {period(r)} | "
-            f"{_range(r['period_over_critical_hull'], r['period_over_critical_alpha'], '.3g')} | "
+            f"{critical(r)} | "
             f"{_range(r['porosity_alpha'], r['porosity_hull'], '.3f')} | "
             f"{'yes' if r['dominant'] else 'no'} |")
     return "\n".join(lines) + "\n"

@@ -95,6 +95,7 @@ def outcomes_vs_ic(campaign, rows: list[dict], summary: list[dict], path: Path) 
                                     xytext=(4, 4), fontsize=7)
             ax.set_xlabel(x_label)
             ax.set_ylabel(y_label)
+            ax.set_xlim(-0.05, 1.05)  # 0 to the maximum, as the paper's axes
             if y_key == "period_s":
                 _period_axis(ax)
     axs[0, 0].legend()

@@ -27,8 +27,8 @@ CAMPAIGN_ID = "9f3a0c1d2b4e5f60"
 OTHER_ID = "0123456789abcdef"
 CAMPAIGN_FILE = "/abs/params/ferrari2017/reduced.toml"
 MODELS = ("sphere", "aggregate", "polyhedron")
-SETS = ({"name": "0", "v0": 0.0, "w0": 0.0, "omega": 0.0},
-        {"name": "1.3", "v0": 0.0, "w0": 0.0, "omega": 1e-4})
+SETS = ({"name": "0", "v0": 0.0, "w0": 0.0, "omega": 0.0, "level": 0.0},
+        {"name": "1.3", "v0": 0.0, "w0": 0.0, "omega": 1e-4, "level": 0.5})
 SEEDS = (1, 2)
 DENSITY = 2000.0  # kg/m^3, synthetic.snapshot's and grain's default
 IDENTITY = np.array([1.0, 0.0, 0.0, 0.0])
@@ -385,19 +385,19 @@ def test_a_pile_that_does_not_turn_reads_as_such(compared):
     assert compared["rows"][("0", 1, "sphere")]["turning"] is True
     line = next(x for x in (compared["out"] / "campaign.md").read_text().splitlines()
                 if x.startswith("| 0 | 2 | sphere |"))
-    assert "| not turning |" in line
+    assert "| not turning | - |" in line
     s0 = compared["summary"][("sphere", "0")]
     assert s0["period_s_mean"] == pytest.approx(2 * math.pi / 5e-5, rel=ROUND_OFF)
     assert s0["turning_mean"] == 0.5
 
 
 def test_initial_conditions_over_the_campaigns_maxima(compared):
-    """As Ferrari et al. 2017 plot them: Omega of set 1.3 is the campaign's largest, v0 and w0
-    are never varied."""
+    """As Ferrari et al. 2017 plot them: set 1.3 runs Omega at half the campaign's maximum
+    (its level), and varies neither v0 nor w0."""
     r = compared["rows"][("1.3", 1, "sphere")]
-    assert (r["omega_over_max"], r["v0_over_max"], r["w0_over_max"]) == (1.0, 0.0, 0.0)
+    assert (r["omega_over_max"], r["v0_over_max"], r["w0_over_max"]) == (0.5, 0.0, 0.0)
     assert compared["rows"][("0", 1, "sphere")]["omega_over_max"] == 0.0
-    assert compared["summary"][("sphere", "1.3")]["omega_over_max_mean"] == 1.0
+    assert compared["summary"][("sphere", "1.3")]["omega_over_max_mean"] == 0.5
 
 
 def test_markdown_table_printed_and_saved(compared):
