@@ -283,13 +283,16 @@ TEST(Campaign, ASettlingWindowShorterThanTheFreeFallTimeIsRefusedBeforeAnyOutput
 
 // With collisions.stepper = "nsc" every grain model takes one contact law (issue 35): the
 // sphere runs keep the campaign's mu (no per-model eps_t), and the spheres come to rest as the
-// polyhedra do, so the settled stop ends all four runs before t_end.
+// polyhedra do, so the settled stop ends both runs of set 0 before t_end. (One set: the
+// sanitizer build runs this test too, at a minute for four runs.)
 TEST(Campaign, WithTheNonSmoothStepperEveryModelSettles) {
     rubble::test::TempDir tmp;
     const std::string dir = tmp.file("nsc");
     std::string text = campaign(dir);
     const std::string collisions = "[collisions]\nenabled = true\n";
     text.replace(text.find(collisions), collisions.size(), collisions + "stepper = \"nsc\"\n");
+    const std::string sets = "sets = [\"0\", \"1.1\"]";
+    text.replace(text.find(sets), sets.size(), "sets = [\"0\"]");
     const std::string file = tmp.write("nsc.toml", text);
     const auto c = rubble::campaign::load_campaign(file);
     EXPECT_TRUE(c.one_contact_law);
@@ -297,7 +300,8 @@ TEST(Campaign, WithTheNonSmoothStepperEveryModelSettles) {
         EXPECT_EQ(rubble::campaign::run_parameters(c, k).real("collisions.mu"), 0.6) << k;
     const auto r = run_rubble({"campaign", file, "--quiet"});
     ASSERT_EQ(r.code, 0) << r.err;
-    for (const char* f : run_files) {
+    ASSERT_EQ(c.runs.size(), 2u);
+    for (const char* f : {run_files[0], run_files[1]}) {
         const std::string path = dir + "/" + f;
         ASSERT_TRUE(rubble::runfile::is_complete(path)) << f;
         EXPECT_EQ(rubble::runfile::read_stop_reason(path), "settled") << f;
