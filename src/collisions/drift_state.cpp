@@ -11,6 +11,7 @@
 #include "rubble/collisions/rigid_wall_predict.hpp"
 #include "rubble/core/error.hpp"
 #include "rubble/core/rigid_body.hpp"
+#include "rubble/core/sphere_ranges.hpp"
 #include "rubble/integrate/leapfrog.hpp"
 
 namespace rubble::collisions::detail {
@@ -46,16 +47,11 @@ void DriftState::start_rigid(const Bodies& b, double drift) {
                          "take bodies made of several spheres (aggregates); use \"stick\" "
                          "(one rigid aggregate of both) or \"bounce\"");
     free = b.free_sphere_flags();
-    parts_begin.assign(n + 1, 0);
+    parts_begin = sphere_starts(b);
     parts.resize(b.spheres.size());
     rotor.resize(n);
     reach.resize(n);
     segment.assign(n, 0.0);
-    // Spheres are grouped by body (Bodies::check_consistent), in body order.
-    for (std::size_t s = 0; s < b.spheres.size(); ++s)
-        ++parts_begin[static_cast<std::size_t>(b.spheres.body[s]) + 1];
-    for (std::size_t k = 0; k < n; ++k)
-        parts_begin[k + 1] += parts_begin[k];
     for (std::size_t k = 0; k < n; ++k) {
         const std::size_t first = parts_begin[k], count_k = parts_begin[k + 1] - first;
         const Quat axes = b.principal_axes[k].conjugate();

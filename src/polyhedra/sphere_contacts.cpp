@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "rubble/core/rigid_body.hpp"
+#include "rubble/core/sphere_ranges.hpp"
 
 namespace rubble::polyhedra {
 namespace {
@@ -28,12 +29,7 @@ SpherePlacement place_spheres(const Bodies& b, const StepScales& s) {
     out.centre.resize(b.spheres.size());
     for (std::size_t k = 0; k < b.spheres.size(); ++k)
         out.centre[k] = sphere_centre(b, k);
-    // Spheres are grouped by body in body order (Bodies::check_consistent).
-    out.first.assign(n + 1, 0);
-    for (std::size_t k = 0; k < b.spheres.size(); ++k)
-        ++out.first[static_cast<std::size_t>(b.spheres.body[k]) + 1];
-    for (std::size_t k = 0; k < n; ++k)
-        out.first[k + 1] += out.first[k];
+    out.first = sphere_starts(b);
     out.reach.resize(n);
     out.rim_speed.resize(n);
     for (std::size_t k = 0; k < n; ++k) {

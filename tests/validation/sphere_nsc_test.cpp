@@ -231,13 +231,7 @@ struct PileMotion {
 // The pile: the bodies within three times the median distance from the centre of mass of all
 // (a grain thrown out by the collapse is not part of it).
 std::vector<std::size_t> pile_of(const Bodies& b) {
-    double m = 0.0;
-    Vec3 x = Vec3::Zero();
-    for (std::size_t k = 0; k < b.size(); ++k) {
-        m += b.mass[k];
-        x += b.mass[k] * b.pos[k];
-    }
-    x /= m;
+    const Vec3 x = centre_of_mass(b);
     std::vector<double> d;
     for (std::size_t k = 0; k < b.size(); ++k)
         d.push_back((b.pos[k] - x).norm());
