@@ -31,6 +31,13 @@ Outputs (in the output folder):
   porosity_density.png        porosity and bulk density of every run, per model
   asteroids.png               the three models' final largest aggregates of one set and seed,
                               in three orthogonal views about each one's centre of mass
+  extremes.png                per model, the most and least elongated and the densest and
+                              loosest final largest aggregates of the campaign (Figs. 8, 9),
+                              each seen along its shortest axis
+  angular_momentum.png        the orbital angular momentum H = sum m r x v about the centre of
+                              mass, and the total with the grains' spins, against time, for one
+                              run per set (its largest level, first seed) in every model (Figs.
+                              3, 4)
 
 A dominant aggregate formed when the largest aggregate holds at least DOMINANT_MASS_FRACTION of
 the total mass and the second largest less than DOMINANT_SECOND_RATIO of the largest's mass: one
@@ -50,6 +57,7 @@ import numpy as np
 
 from .compare import FinalState, final_state
 from .reader import Run, RunFormatError, _one_line
+from .rigid import inertia_tensors
 from .report import _json_safe, largest_summary, write_table
 
 INDEX_FORMAT = "rubble campaign index"
@@ -423,6 +431,66 @@ def _write_json(path: Path, header: dict, rows: list[dict]) -> None:
                                                    for r in rows]}, indent=1))
 
 
+# Extremes and histories ---------------------------------------------------------------------
+
+# The final largest aggregates drawn as the campaign's extremes (Ferrari et al. 2017, Figs. 8
+# and 9): per model, the run whose row has the largest and the smallest of each key.
+EXTREMES = (("most elongated", "elongation", max), ("least elongated", "elongation", min),
+            ("densest", "bulk_density_hull_kg_m3", max),
+            ("loosest", "bulk_density_hull_kg_m3", min))
+
+
+def extreme_rows(models: tuple[str, ...], rows: list[dict]) -> list[tuple[str, str, dict]]:
+    """(label, model, row) of each EXTREMES entry per model, over the complete runs with an
+    aggregate; a model without one has none."""
+    out = []
+    for model in models:
+        have = [r for r in rows if r["model"] == model and r["status"] != "incomplete"
+                and math.isfinite(r["elongation"])]
+        for label, key, pick in EXTREMES if have else ():
+            out.append((label, model, pick(have, key=lambda r, key=key: r[key])))
+    return out
+
+
+def history_runs(campaign: Campaign) -> list[tuple[str, list[CampaignRun]]]:
+    """One run per set family (0, 1.1, ..., 3) and model for the angular-momentum histories:
+    the family's largest level at the first seed, in the index's model order."""
+    best: dict[str, CampaignSet] = {}
+    for s in campaign.sets:
+        family = s.name.split("@")[0]
+        if family not in best or s.level > best[family].level:
+            best[family] = s
+    seed = campaign.seeds[0]
+    out = []
+    for family, chosen in best.items():
+        runs = [r for m in campaign.models for r in campaign.runs
+                if (r.set, r.seed, r.model) == (chosen.name, seed, m)]
+        if runs:
+            out.append((chosen.name, runs))
+    return out
+
+
+def angular_momentum_history(run: Run) -> dict[str, np.ndarray]:
+    """At every snapshot: time (s), the bodies' orbital angular momentum H = sum m_i (r_i -
+    R) x (v_i - V) about the centre of mass R moving at V (Ferrari et al. 2017, Figs. 3 and 4),
+    and the total, H plus each body's spin angular momentum I_i w_i (kg m^2/s, (n, 3) each).
+    Gravity and the contacts conserve the total (to the method's error, docs/integrator.md);
+    friction hands part of H to the grains' spins."""
+    times, orbital, total = [], [], []
+    for i in range(run.snapshot_count):
+        snap = run.snapshot(i)
+        m = snap.mass
+        com = np.average(snap.position, axis=0, weights=m)
+        vcm = np.average(snap.velocity, axis=0, weights=m)
+        h = np.cross(snap.position - com, m[:, None] * (snap.velocity - vcm)).sum(0)
+        own = inertia_tensors(snap.orientation, snap.principal_axes, snap.inertia)
+        times.append(snap.time)
+        orbital.append(h)
+        total.append(h + np.einsum("nij,nj->i", own, snap.spin))
+    return {"time_s": np.array(times), "orbital": np.array(orbital).reshape(-1, 3),
+            "total": np.array(total).reshape(-1, 3)}
+
+
 # The comparison -----------------------------------------------------------------------------
 
 def view_choice(campaign: Campaign, set_name: str | None, seed: int | None) -> tuple[str, int]:
@@ -449,13 +517,14 @@ def compare_campaign(campaign: Campaign, outdir: str | Path, *, tolerance: float
     check_runs(campaign)
     outdir = Path(outdir)
     outdir.mkdir(parents=True, exist_ok=True)
-    rows, asteroids = [], {}
+    rows, states, asteroids = [], {}, {}
     for entry in campaign.runs:
         with Run(campaign.run_path(entry)) as run:
             status = run_status(run)
             state = final_state(run, tolerance, binding)
         rows.append(campaign_row(entry, status, state))
         rows[-1].update(over_maximum(campaign, rows[-1]))
+        states[entry.file] = state
         if (entry.set, entry.seed) == view:
             asteroids[entry.model] = state
     summary = summarise(campaign, rows)
@@ -474,4 +543,16 @@ def compare_campaign(campaign: Campaign, outdir: str | Path, *, tolerance: float
     campaign_plots.asteroids([(m, asteroids[m]) for m in campaign.models],
                              f"{campaign.name}: set {view[0]}, seed {view[1]}",
                              outdir / "asteroids.png")
+    campaign_plots.extremes(campaign.name, [(label, model, row, states[row["file"]])
+                                            for label, model, row in
+                                            extreme_rows(campaign.models, rows)],
+                            outdir / "extremes.png")
+    histories = []
+    for set_name, runs in history_runs(campaign):
+        series = []
+        for entry in runs:
+            with Run(campaign.run_path(entry)) as run:
+                series.append((entry.model, angular_momentum_history(run)))
+        histories.append((set_name, series))
+    campaign_plots.angular_momentum(campaign.name, histories, outdir / "angular_momentum.png")
     return outdir

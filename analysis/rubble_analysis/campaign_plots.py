@@ -197,3 +197,70 @@ def asteroids(states: list[tuple[str, object]], title: str, path: Path) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def extremes(name: str, chosen: list[tuple[str, str, dict, object]], path: Path) -> None:
+    """The campaign's extreme final largest aggregates (campaign.EXTREMES; columns) of each
+    model (rows), each in its principal frame seen along its shortest axis (the plane of its
+    longest and middle axes, a and b), all to one scale, one colour per grain."""
+    labels = list(dict.fromkeys(label for label, *_ in chosen))
+    models = list(dict.fromkeys(model for _, model, *_ in chosen))
+    fig, axs = plt.subplots(max(len(models), 1), max(len(labels), 1),
+                            figsize=(4.2 * max(len(labels), 1), 4.4 * max(len(models), 1)),
+                            squeeze=False)
+    shapes = []
+    for label, model, row, state in chosen:
+        rel, radius, vertices, start, colors, hull_colors = _asteroid(state)
+        # Columns of principal_axes go with ascending moments: the first is the longest axis.
+        axes = state.largest.principal_axes
+        shapes.append((label, model, row, rel @ axes, radius, vertices @ axes, start, colors,
+                       hull_colors))
+    extent = 1.05 * max([max(float(np.max(np.abs(s[3][:, :2]) + s[4][:, None], initial=0.0)),
+                             float(np.max(np.abs(s[5][:, :2]), initial=0.0)))
+                         for s in shapes] + [1e-300])
+    for label, model, row, rel, radius, vertices, start, colors, hull_colors in shapes:
+        ax = axs[models.index(model), labels.index(label)]
+        draw_spheres(ax, rel[:, :2], radius, colors, extent)
+        draw_hulls(ax, vertices[:, :2], start, hull_colors)
+        ax.set_xlabel("a, longest axis [m]")
+        ax.set_ylabel("b, middle axis [m]")
+        ax.set_title(f"{model}, {label}: set {row['set']}, seed {row['seed']}\n"
+                     f"lambda = {row['elongation']:.3f}, "
+                     f"rho_hull = {row['bulk_density_hull_kg_m3']:.0f} kg/m^3",
+                     fontsize=9)
+    for ax in axs.flat:
+        if not ax.has_data():
+            ax.set_axis_off()
+    fig.suptitle(f"{name}: the extreme final largest aggregates of each model")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def angular_momentum(name: str, histories: list[tuple[str, list[tuple[str, dict]]]],
+                     path: Path) -> None:
+    """|H| (orbital, solid) and the total with the grains' spins (dashed) against time, one
+    panel per set, the models in their colours (campaign.angular_momentum_history)."""
+    n = max(len(histories), 1)
+    columns = min(n, 4)
+    rows = -(-n // columns)
+    fig, axs = plt.subplots(rows, columns, figsize=(4.6 * columns, 3.8 * rows), squeeze=False)
+    for ax, (set_name, series) in zip(axs.flat, histories):
+        for model, h in series:
+            color, _ = MODEL_STYLE[model]
+            hours = h["time_s"] / HOURS
+            ax.plot(hours, np.linalg.norm(h["orbital"], axis=1), color=color, label=model)
+            ax.plot(hours, np.linalg.norm(h["total"], axis=1), color=color, linestyle="--",
+                    linewidth=0.8)
+        ax.set_title(f"set {set_name}", fontsize=10)
+        ax.set_xlabel("t [h]")
+        ax.set_ylabel("|H| [kg m^2/s]")
+    for ax in list(axs.flat)[len(histories):]:
+        ax.set_axis_off()
+    if histories:
+        axs[0, 0].legend(fontsize=8)
+    fig.suptitle(f"{name}: orbital angular momentum about the centre of mass (solid) and the "
+                 "total with the grains' spins (dashed)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

@@ -16,7 +16,9 @@ import pytest
 
 from rubble_analysis.__main__ import main
 from rubble_analysis.campaign import (DOMINANT_MASS_FRACTION, Campaign, CampaignError,
-                                      CampaignRun, CampaignSet, read_index, view_choice)
+                                      CampaignRun, CampaignSet, angular_momentum_history,
+                                      extreme_rows, history_runs, read_index, view_choice)
+from rubble_analysis.reader import Run
 from rubble_analysis.properties import critical_period
 from synthetic import (box, campaign_parameters, grain, grains_snapshot, polyhedra_snapshot,
                        snapshot, write_run)
@@ -410,10 +412,61 @@ def test_markdown_table_printed_and_saved(compared):
 
 
 def test_figures_are_written(compared):
-    for name in ("outcomes_vs_ic.png", "period.png", "porosity_density.png", "asteroids.png"):
+    for name in ("outcomes_vs_ic.png", "period.png", "porosity_density.png", "asteroids.png",
+                 "extremes.png", "angular_momentum.png"):
         image = matplotlib.image.imread(compared["out"] / name)
         assert image.ndim == 3 and image.shape[0] > 300 and image.shape[1] > 300, name
         assert image[..., :3].std() > 0.01, f"{name} is blank"
+
+
+def test_extremes_over_the_complete_runs_with_an_aggregate():
+    """Per model the largest and smallest lambda and bulk density among the runs that finished
+    with an aggregate: an unfinished run's more extreme values and a run without an aggregate
+    are passed over, and a model with nothing to show has no extremes."""
+    nan = float("nan")
+
+    def row(model, seed, status, elongation, density):
+        return {"model": model, "seed": seed, "status": status, "elongation": elongation,
+                "bulk_density_hull_kg_m3": density}
+    rows = [row("sphere", 1, "settled", 1.5, 1800.0), row("sphere", 2, "end", 2.5, 1500.0),
+            row("sphere", 3, "incomplete", 9.0, 100.0), row("sphere", 4, "end", nan, nan),
+            row("aggregate", 1, "settled", nan, nan)]
+    picked = {(label, model): r["seed"] for label, model, r in extreme_rows(MODELS, rows)}
+    assert picked == {("most elongated", "sphere"): 2, ("least elongated", "sphere"): 1,
+                      ("densest", "sphere"): 1, ("loosest", "sphere"): 2}
+
+
+def test_one_history_run_per_set_family():
+    """The set's largest level at the first seed, each model in the index's order."""
+    sets = (CampaignSet("0", 0.0, 0.0, 0.0, 0.0), CampaignSet("1.1@0.5", 0.1, 0.0, 0.0, 0.5),
+            CampaignSet("1.1@1", 0.2, 0.0, 0.0, 1.0), CampaignSet("3@0.5", 0.1, 1.0, 1.0, 0.5))
+    runs = tuple(CampaignRun(f"{s.name}_{seed}_{m}.h5", s.name, seed, m)
+                 for s in sets for seed in (2, 7) for m in MODELS)
+    campaign = Campaign(path=None, name="c", id=CAMPAIGN_ID, campaign_file="c.toml",
+                        models=MODELS, seeds=(2, 7), sets=sets, runs=runs)
+    chosen = history_runs(campaign)
+    assert [name for name, _ in chosen] == ["0", "1.1@1", "3@0.5"]
+    for name, entries in chosen:
+        assert [(r.set, r.seed, r.model) for r in entries] == [(name, 2, m) for m in MODELS]
+
+
+def test_angular_momentum_history_of_a_turning_pair(tmp_path):
+    """Two touching spheres of mass m at x = -1, 1 turning rigidly at w about z, and a third at
+    x = 100 at rest: about the centre of mass (x = 100/3, at rest) the orbital H = 2 m w z
+    (the offset of the centre cancels between the pair's opposite velocities), and the total
+    adds the spheres' own 2 (2/5 m r^2) w, to round-off at every snapshot."""
+    w = 1e-4
+    path = tmp_path / "pair.h5"
+    write_run(path, n_snapshots=3, snapshot_at=lambda step: sphere_pair(w))
+    with Run(path) as run:
+        h = angular_momentum_history(run)
+    m = DENSITY * 4.0 / 3.0 * np.pi
+    assert list(h["time_s"]) == [0.0, 1.0, 2.0]
+    scale = 100.0 * m * w  # the largest term of the sums: |r - R| m |v|
+    np.testing.assert_allclose(h["orbital"], np.tile([0.0, 0.0, 2.0 * m * w], (3, 1)),
+                               rtol=0, atol=ROUND_OFF * scale)
+    np.testing.assert_allclose(h["total"], np.tile([0.0, 0.0, 2.8 * m * w], (3, 1)),
+                               rtol=0, atol=ROUND_OFF * scale)
 
 
 def test_default_output_beside_the_index(fresh):
@@ -520,8 +573,21 @@ def test_a_real_campaign(tmp_path, capsys):
         assert len(xs) == 3 and max(xs) - min(xs) <= 64 * EPS * max(xs)
     totals = [r["m_agg_kg"] / r["m_agg_fraction"] for r in rows if r["n_agg"] is not None]
     assert totals and max(totals) - min(totals) <= 64 * EPS * max(totals)
-    for name in ("outcomes_vs_ic.png", "period.png", "porosity_density.png", "asteroids.png"):
+    for name in ("outcomes_vs_ic.png", "period.png", "porosity_density.png", "asteroids.png",
+                 "extremes.png", "angular_momentum.png"):
         assert (out / name).stat().st_size > 0
+    # Direct gravity is central and every contact impulse acts at one point on both bodies, so
+    # the total angular momentum of the turning cloud (set 1.3) is kept to the round-off of
+    # its 1000 steps, in every model.
+    steps = 20000.0 / 20.0
+    for entry in listed["runs"]:
+        if entry["set"] == "0":
+            continue
+        with Run(index.parent / entry["file"]) as run:
+            h = angular_momentum_history(run)
+        start = np.linalg.norm(h["total"][0])
+        assert start > 0 and len(h["time_s"]) == 3
+        assert np.linalg.norm(h["total"][-1] - h["total"][0]) <= steps * 64 * EPS * start
     capsys.readouterr()
     files = {r["model"]: index.parent / r["file"] for r in listed["runs"]
              if r["set"] == "0"}
