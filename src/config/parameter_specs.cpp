@@ -230,6 +230,13 @@ std::vector<ParamSpec> make_specs() {
                  " bodies when a CUDA GPU is present); none = no self-gravity; gpu-direct, "
                  "gpu-tree = the same on a CUDA GPU (docs/gpu.md)",
              enum_names(gravity::backend_names)),
+        text("gravity.aggregates",
+             at_enum(gravity::aggregate_gravity_names, &RunConfig::gravity,
+                     &gravity::GravityConfig::aggregates),
+             "Mass points of an aggregate: spheres = each of its spheres (the field's gradient "
+             "turns it); centres = its whole mass at its centre of mass, as polyhedra and as "
+             "Ferrari et al. 2017 take every grain (docs/aggregates.md, \"Gravity\")",
+             enum_names(gravity::aggregate_gravity_names)),
         real("gravity.theta", "", at(&RunConfig::gravity, &gravity::GravityConfig::theta),
              "Tree opening angle: a node is used whole when its size < theta x its distance "
              "(docs/tree.md)",

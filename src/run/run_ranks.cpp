@@ -72,14 +72,14 @@ void RunRanks::scatter(Bodies& b, std::vector<std::int64_t> weights) {
     hull_offset_ = world_.sum(static_cast<std::int64_t>(b.size())) * sphere_stride_;
 }
 
-bool RunRanks::gravity_at_centres(const Bodies& b) {
+bool RunRanks::gravity_at_centres(const Bodies& b, bool always) {
     // Bodies::gravity_at_centres of the whole state: every body a hull (and no spheres), or
     // every body a free sphere; each holds on all ranks when it holds on each (an empty rank
     // is neither against), but "one or the other on every rank" is not "one on all".
     std::vector<std::int64_t> against{b.spheres.size() == 0 && b.hulls.size() == b.size() ? 0 : 1,
                                       b.all_free_spheres() ? 0 : 1};
     world_.max_in_place(against);
-    const bool centres = against[0] == 0 || against[1] == 0;
+    const bool centres = always || against[0] == 0 || against[1] == 0;
     point_order_.clear();
     point_row_.clear();
     rows_at_points_ = b.size();

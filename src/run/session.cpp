@@ -377,9 +377,16 @@ integrate::Simulation make_simulation(Setup& s, std::int64_t n_total, bool resum
     const auto n_bodies = static_cast<std::size_t>(
         world.max(static_cast<std::int64_t>(ranks.first() ? s.state.bodies.size() : 0)));
     ranks.scatter(s.state.bodies, std::move(s.decomposition_weight));
+    // gravity.aggregates = "centres": every body one mass point (docs/aggregates.md,
+    // "Gravity"); free spheres and polyhedra are so already, so only aggregates change.
+    const bool at_centres = s.config.gravity.aggregates == gravity::AggregateGravity::centres;
     std::function<bool(const Bodies&)> centres_rule;
     if (!ranks.single())
-        centres_rule = [&ranks](const Bodies& b) { return ranks.gravity_at_centres(b); };
+        centres_rule = [&ranks, at_centres](const Bodies& b) {
+            return ranks.gravity_at_centres(b, at_centres);
+        };
+    else if (at_centres)
+        centres_rule = [](const Bodies&) { return true; };
     integrate::Simulation sim(std::move(s.state.bodies),
                               ranks.make_gravity(s.config.gravity, n_bodies), s.config.dt,
                               s.state.time, s.first_step, std::move(centres_rule));

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// One interface, several backends (direct today; tree, gpu-tree, gpu-direct later).
-// Gravity acts between mass points: free spheres today, the spheres of an aggregate and the
-// centres of mass of polyhedra later. The caller sums point forces into body forces/torques.
+// One interface, several backends (direct, tree, gpu-direct, gpu-tree). Gravity acts between
+// mass points: free spheres, the centres of mass of polyhedra, and the spheres of an aggregate
+// or its centre of mass (gravity.aggregates). The caller (integrate::Simulation) sums point
+// forces into body forces and torques.
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -31,6 +32,16 @@ inline constexpr EnumNames<Backend, 6> backend_names{{{"auto", Backend::automati
                                                       {"gpu-direct", Backend::gpu_direct},
                                                       {"gpu-tree", Backend::gpu_tree}}};
 
+/// The mass points of an aggregate (gravity.aggregates).
+enum class AggregateGravity {
+    spheres, ///< each sphere a mass point: the body feels the field's gradient as a torque
+    centres, ///< the body's mass at its centre of mass, as polyhedra (no gravitational torque)
+};
+
+/// gravity.aggregates' names.
+inline constexpr EnumNames<AggregateGravity, 2> aggregate_gravity_names{
+    {{"spheres", AggregateGravity::spheres}, {"centres", AggregateGravity::centres}}};
+
 /// gravity.gpu_precision's names, for GravityConfig::gpu_mixed_precision.
 inline constexpr EnumNames<bool, 2> gpu_precision_names{{{"double", false}, {"mixed", true}}};
 
@@ -55,6 +66,7 @@ struct GravityConfig {
     int bucket_size = 16;    ///< bodies per tree leaf
     int group_size = 64;     ///< CPU tree: bodies per walk group (one interaction list each)
     bool gpu_mixed_precision = false; ///< gpu-tree: float far field, double near field
+    AggregateGravity aggregates = AggregateGravity::spheres; ///< an aggregate's mass points
 };
 
 class GravitySolver {

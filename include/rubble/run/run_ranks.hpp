@@ -119,11 +119,12 @@ public:
             const collisions::CollisionConfig* collisions = nullptr);
 
     /// integrate::Simulation's rule over ranks: whether gravity acts at the centres of the
-    /// bodies of all ranks (Bodies::gravity_at_centres of the whole state, the serial run's
-    /// choice), and the places of this rank's mass points in the serial run's order of mass
-    /// points for the direct sum: bodies in order at their centres; else every sphere, in body
-    /// order, then every hull. Collective.
-    [[nodiscard]] bool gravity_at_centres(const Bodies& b);
+    /// bodies of all ranks (always when `always`, gravity.aggregates = "centres"; else
+    /// Bodies::gravity_at_centres of the whole state, the serial run's choice), and the places
+    /// of this rank's mass points in the serial run's order of mass points for the direct sum:
+    /// bodies in order at their centres; else every sphere, in body order, then every hull.
+    /// Collective.
+    [[nodiscard]] bool gravity_at_centres(const Bodies& b, bool always = false);
 
     /// The whole state on rank 0 (on one rank: sim's own, no copy). Collective. The pointers
     /// stay valid until the next call; on ranks other than 0 they are null.

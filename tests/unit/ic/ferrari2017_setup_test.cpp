@@ -5,9 +5,10 @@
 // (the smallest) with a mean of 130 m; density 3000 kg/m^3; a cube of side 5 km; dt = 10 s;
 // each body's own velocity of norm v0 and spin of norm w0 in random directions, and the whole
 // set turning about +z at Omega; the maxima 0.15 m/s, 1e-2 rad/s and 5e-5 rad/s, every one of
-// the eight sets at several levels of them. The draws are checked with the generator's own
-// motion (ic.centre_of_mass_frame = false: a run then takes out the few mm/s of mean
-// velocity the random directions leave, which is not the paper's definition to check).
+// the eight sets at several levels of them; every grain one mass point. The draws are checked
+// with the generator's own motion (ic.centre_of_mass_frame = false: a run then takes out the
+// few mm/s of mean velocity the random directions leave, which is not the paper's definition
+// to check).
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -58,6 +59,8 @@ TEST(Ferrari2017Setup, TheSweepIsThePapersSetsAtSeveralLevelsOfItsMaxima) {
     EXPECT_EQ(c.sets.size(), 1u + 7u * 4u) << "set 0 and four levels of the others";
     const config::RunConfig rc = config::make_run_config(c.shared);
     EXPECT_EQ(rc.dt, 10.0);
+    // Every grain one mass point, as the paper's code (and rubble's polyhedra) take them.
+    EXPECT_EQ(rc.gravity.aggregates, gravity::AggregateGravity::centres);
 }
 
 TEST(Ferrari2017Setup, TheBouldersAreThePapersSizesDensitySpeedsAndSpins) {

@@ -263,6 +263,29 @@ TEST(RunOverRanks, PolyhedraOnAFixedHullOverRanksAreTheSerialRun) {
     rubble::test::expect_same_snapshots(serial, out);
 }
 
+// gravity.aggregates = "centres" over ranks: every rank takes the bodies as mass points, as
+// the serial run does, whatever bodies it holds (run/run_ranks.hpp), so the direct sum's fixed
+// order gives the serial file; with "spheres" the same cloud is another run.
+TEST(RunOverRanks, AggregatesAtTheirCentresOverRanksAreTheSerialRun) {
+    rubble::test::TempDir dir;
+    const auto tetrahedra = [](const std::string& out, const std::string& points) {
+        std::string text = cloud(out, "grain = \"tetrahedron\"\nspheres_per_grain = 4\n");
+        const std::string softening = "softening = 5.0\n";
+        return text.insert(text.find(softening) + softening.size(),
+                           "aggregates = \"" + points + "\"\n");
+    };
+    const std::string serial = dir.file("serial.h5"), out = dir.file("p2.h5"),
+                      spheres = dir.file("spheres.h5");
+    ASSERT_EQ(run_over(1, new_ranks_run(tetrahedra(serial, "centres"))).errors[0], "");
+    ASSERT_EQ(run_over(2, new_ranks_run(tetrahedra(out, "centres"))).errors[0], "");
+    rubble::test::expect_same_run(serial, out);
+    rubble::test::expect_same_snapshots(serial, out);
+    ASSERT_EQ(run_over(1, new_ranks_run(tetrahedra(spheres, "spheres"))).errors[0], "");
+    const auto a = rubble::runfile::read_snapshot(serial, -1);
+    const auto b = rubble::runfile::read_snapshot(spheres, -1);
+    EXPECT_NE(a.bodies.pos, b.bodies.pos);
+}
+
 TEST(RunOverRanks, WhatCannotRunOverRanksYetIsRefusedOnEveryRankWithItsKey) {
     rubble::test::TempDir dir;
     const std::string out = dir.file("refused.h5");

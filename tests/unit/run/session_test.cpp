@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 // run::Session: a run in pieces writes what the run at once writes, bit for bit; finish()
 // before the end leaves a file that resumes to the whole run; bodies replaced between steps
-// are checked, written at once and resumed from.
+// are checked, written at once and resumed from; gravity.aggregates = "centres" takes each
+// aggregate as one mass point.
+#include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -12,6 +15,7 @@
 #include "gas_run.hpp"
 #include "rubble/config/parameters.hpp"
 #include "rubble/core/error.hpp"
+#include "rubble/gravity/direct_gravity.hpp"
 #include "rubble/run/run_driver.hpp"
 #include "rubble/run/session.hpp"
 #include "rubble/runfile/run_file.hpp"
@@ -145,3 +149,62 @@ TEST(Session, ReplacedBodiesAreCheckedWrittenAtOnceAndResumedFrom) {
 }
 
 } // namespace
+
+namespace {
+
+// Eight tetrahedral aggregates (lattice fills) at rest in a 60 m cube, gravity only (direct
+// summation), one step of 1 s, their mass points chosen by gravity.aggregates.
+RunRequest tetrahedra_at_rest(const std::string& out, const std::string& points) {
+    RunRequest r;
+    r.params = rubble::config::parse_parameters(
+        "random.seed = 3\n[integrator]\ndt = 1.0\nn_steps = 1\n[gravity]\nbackend = "
+        "\"direct\"\naggregates = \"" +
+            points + "\"\n[output]\nfile = \"" + out +
+            "\"\n[ic]\ntype = \"cloud\"\n[ic.cloud]\nn = 8\nshape = \"cube\"\nsize = 60.0\n"
+            "radius_distribution = \"fixed\"\nradius = 3.0\ndensity = 2000.0\ngrain = "
+            "\"tetrahedron\"\n",
+        "tetrahedra.toml");
+    r.params_path = "tetrahedra.toml";
+    return r;
+}
+
+} // namespace
+
+TEST(Session, AggregatesAtTheirCentresFallAsPointMassesWithoutTorque) {
+    // gravity.aggregates = "centres": each aggregate is one mass point at its centre of mass,
+    // so one KDK step from rest moves it by a dt^2 / 2 with a the point masses' direct sum
+    // (the same sum, so to the round-off of the two steps' products), and no torque turns it.
+    // With "spheres" (the default) the field's gradient across each body turns it and moves
+    // its centre otherwise, by the quadrupole terms, of relative order (R / d)^2.
+    // (docs/aggregates.md, "Gravity")
+    rubble::test::TempDir dir;
+    SessionEvents quiet_centres, quiet_spheres;
+    Session centres(tetrahedra_at_rest(dir.file("centres.h5"), "centres"), quiet_centres);
+    Session spheres(tetrahedra_at_rest(dir.file("spheres.h5"), "spheres"), quiet_spheres);
+    const rubble::Bodies start = centres.bodies();
+    ASSERT_EQ(start.size(), 8U);
+    ASSERT_GT(start.spheres.size(), start.size()); // aggregates, not free spheres
+    std::vector<rubble::Vec3> a(start.size());
+    std::vector<double> potential(start.size());
+    rubble::gravity::DirectGravity(rubble::G_SI, 0.0).compute(start.pos, start.mass, a, potential);
+    ASSERT_FALSE(centres.advance(1));
+    ASSERT_FALSE(spheres.advance(1));
+    const rubble::Bodies& c = centres.bodies();
+    const rubble::Bodies& s = spheres.bodies();
+    double largest_spin = 0.0, largest_difference = 0.0;
+    for (std::size_t i = 0; i < start.size(); ++i) {
+        const rubble::Vec3 expected = 0.5 * a[i]; // dt = 1 s
+        EXPECT_LE((c.pos[i] - start.pos[i] - expected).norm(),
+                  8 * std::numeric_limits<double>::epsilon() * start.pos[i].norm())
+            << "body " << i;
+        EXPECT_EQ(c.spin[i], rubble::Vec3::Zero()) << "body " << i;
+        largest_spin = std::max(largest_spin, s.spin[i].norm());
+        largest_difference = std::max(
+            largest_difference, (s.pos[i] - start.pos[i] - expected).norm() / expected.norm());
+    }
+    // The default turns the bodies and moves them otherwise than point masses would.
+    EXPECT_GT(largest_spin, 0.0);
+    EXPECT_GT(largest_difference, 1e3 * std::numeric_limits<double>::epsilon());
+    EXPECT_NO_THROW((void)centres.finish());
+    EXPECT_NO_THROW((void)spheres.finish());
+}
