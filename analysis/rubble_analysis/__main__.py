@@ -15,7 +15,7 @@ import sys
 import warnings
 from pathlib import Path
 
-from .campaign import compare_campaign, read_index
+from .campaign import compare_campaign, finished_part, read_index
 from .compare import compare
 from .couette import couette_profile, format_profile, plot_profile
 from .quicklook import quicklook
@@ -47,20 +47,33 @@ def _is_campaign(args) -> bool:
 
 
 def _compare_campaign(args) -> Path:
-    campaign = read_index(args.runs[0])
-    for entry in campaign.runs:
-        check_before_reading(campaign.run_path(entry), OPEN_TIMEOUT)
+    campaign = read_index(args.runs[0], require_runs=not args.finished)
+    left = None
+    if args.finished:
+        for entry in campaign.runs:
+            if campaign.run_path(entry).exists():
+                check_before_reading(campaign.run_path(entry), OPEN_TIMEOUT)
+        total = len(campaign.runs)
+        campaign, left = finished_part(campaign)
+        print(f"compare: {len(campaign.runs)} of {total} runs finished; left out: "
+              f"{left['not run']} not run, {left['unfinished']} unfinished", file=sys.stderr)
+        if not campaign.runs:
+            raise RunFormatError(f"{campaign.path}: no run of the campaign has finished yet")
+    else:
+        for entry in campaign.runs:
+            check_before_reading(campaign.run_path(entry), OPEN_TIMEOUT)
     out = args.output or campaign.path.parent / "comparison"
     return compare_campaign(campaign, out, tolerance=args.tolerance, binding=args.bound,
-                            view_set=args.set, view_seed=args.seed)
+                            view_set=args.set, view_seed=args.seed, left_out=left)
 
 
 def _run(args) -> Path:
     if _is_campaign(args):
         return _compare_campaign(args)
-    if args.command == "compare" and (args.set is not None or args.seed is not None):
-        raise RunFormatError("--set and --seed choose among a campaign's runs: give one "
-                             "campaign index (campaign.json)")
+    if args.command == "compare" and (args.set is not None or args.seed is not None
+                                      or args.finished):
+        raise RunFormatError("--set, --seed and --finished choose among a campaign's runs: "
+                             "give one campaign index (campaign.json)")
     for path in args.runs if args.command == "compare" else [args.run]:
         check_before_reading(path, OPEN_TIMEOUT)
     if args.command == "quicklook":
@@ -101,6 +114,10 @@ def main(argv: list[str] | None = None) -> int:
                                  "side (default: the first set run in every model)")
     c.add_argument("--seed", type=int, help="campaign: the seed of that picture (default: the "
                                             "first one run in every model)")
+    c.add_argument("--finished", action="store_true",
+                   help="campaign: compare the runs that have finished so far and leave out "
+                        "the others (not run yet, running, interrupted), saying how many; "
+                        "without it every run of the index must have a file")
     _identification_options(c)
     t = sub.add_parser("couette", help="azimuthal velocity profile v_theta(r) about the z axis "
                                        "(a Taylor-Couette cell), averaged over snapshots")

@@ -39,6 +39,10 @@ Outputs (in the output folder):
                               run per set (its largest level, first seed) in every model (Figs.
                               3, 4)
 
+`compare --finished` compares the runs of a sweep still under way that have finished so far
+(finished_part): the others are counted (not run, unfinished) in the printed line, in the
+tables' header (`left_out`) and above the markdown table.
+
 A dominant aggregate formed when the largest aggregate holds at least DOMINANT_MASS_FRACTION of
 the total mass and the second largest less than DOMINANT_SECOND_RATIO of the largest's mass: one
 body, not a binary or a pair of comparable fragments, nor a cloud that never gathered.
@@ -179,10 +183,10 @@ def _unique(index: Path, values: list, what: str) -> None:
         seen.add(v)
 
 
-def read_index(path: str | Path) -> Campaign:
+def read_index(path: str | Path, *, require_runs: bool = True) -> Campaign:
     """The campaign index at path, checked: its format and version, every key of its kind,
     sets, seeds and models unique, each run naming a set, seed and model of the index, once,
-    and its file present. Raises CampaignError naming the index and the key."""
+    and (require_runs) its file present. Raises CampaignError naming the index and the key."""
     index = Path(path)
     if not index.is_file():
         raise CampaignError(f"{index}: no such file")
@@ -233,7 +237,7 @@ def read_index(path: str | Path) -> Campaign:
                         models=tuple(models), seeds=tuple(seeds), sets=tuple(sets),
                         runs=tuple(runs))
     missing = [r for r in runs if not campaign.run_path(r).is_file()]
-    if missing:
+    if missing and require_runs:
         r = missing[0]
         more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
         raise CampaignError(f"{index}: run file {r.file} (set {r.set}, seed {r.seed}, model "
@@ -309,6 +313,31 @@ def check_runs(campaign: Campaign) -> None:
             warnings.simplefilter("ignore")
             with Run(campaign.run_path(entry)) as run:
                 check_run(campaign, entry, run)
+
+
+def finished_part(campaign: Campaign) -> tuple[Campaign, dict[str, int]]:
+    """The campaign cut to its finished runs (settled or at their end time), for a look at a
+    sweep still under way (`compare --finished`): the others counted as "not run" (no file
+    yet) and "unfinished" (running, interrupted, or not a readable run). The cut campaign's
+    sets and seeds are the index's; only its runs are fewer."""
+    kept, left = [], {"not run": 0, "unfinished": 0}
+    for entry in campaign.runs:
+        path = campaign.run_path(entry)
+        if not path.exists():
+            left["not run"] += 1
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                with Run(path) as run:
+                    done = run.complete
+        except (RunFormatError, OSError):
+            done = False
+        if done:
+            kept.append(entry)
+        else:
+            left["unfinished"] += 1
+    return dataclasses.replace(campaign, runs=tuple(kept)), left
 
 
 # The table ----------------------------------------------------------------------------------
@@ -509,8 +538,10 @@ def view_choice(campaign: Campaign, set_name: str | None, seed: int | None) -> t
 
 def compare_campaign(campaign: Campaign, outdir: str | Path, *, tolerance: float = 0.01,
                      binding: bool = False, view_set: str | None = None,
-                     view_seed: int | None = None) -> Path:
-    """The campaign's runs measured, tabulated, summarised over seeds and plotted in outdir."""
+                     view_seed: int | None = None, left_out: dict[str, int] | None = None) -> Path:
+    """The campaign's runs measured, tabulated, summarised over seeds and plotted in outdir.
+    left_out: the runs finished_part cut (counts by reason), said in the tables' headers and
+    above the markdown table, so that a partial comparison never reads as the whole."""
     from . import campaign_plots  # matplotlib only when plotting
 
     view = view_choice(campaign, view_set, view_seed)
@@ -532,11 +563,17 @@ def compare_campaign(campaign: Campaign, outdir: str | Path, *, tolerance: float
     header = {"campaign": campaign.name, "id": campaign.id, "index": str(campaign.path.resolve()),
               "campaign_file": campaign.campaign_file, "criterion": criterion,
               "dominant": DOMINANT_DEFINITION}
+    if left_out is not None:
+        header["left_out"] = dict(left_out)
     write_table(rows, outdir / "campaign_runs.csv")
     _write_json(outdir / "campaign_runs.json", header, rows)
     write_table(summary, outdir / "campaign_summary.csv")
     _write_json(outdir / "campaign_summary.json", header, summary)
-    (outdir / "campaign.md").write_text(markdown(rows))
+    partial = ""
+    if left_out is not None and sum(left_out.values()):
+        partial = (f"Partial: {len(rows)} finished runs; left out "
+                   + ", ".join(f"{n} {why}" for why, n in left_out.items()) + ".\n\n")
+    (outdir / "campaign.md").write_text(partial + markdown(rows))
     campaign_plots.outcomes_vs_ic(campaign, rows, summary, outdir / "outcomes_vs_ic.png")
     campaign_plots.period_relations(campaign, rows, summary, outdir / "period.png")
     campaign_plots.porosity_density(campaign, rows, outdir / "porosity_density.png")

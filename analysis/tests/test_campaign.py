@@ -186,6 +186,30 @@ def test_refuses_a_missing_run_file(fresh, capsys):
     assert "does not exist" in line and f"'rubble campaign {CAMPAIGN_FILE}'" in line
 
 
+def test_finished_compares_what_has_finished_and_says_what_it_left_out(fresh, capsys):
+    """--finished, for a sweep still under way: a run with no file yet and one that did not
+    finish are left out and counted, in the printed line, the tables' header and above the
+    markdown table; the finished ones are measured as in a whole comparison."""
+    (fresh.parent / run_name("1.3", 2, "sphere")).unlink()
+    with h5py.File(fresh.parent / run_name("0", 1, "sphere"), "r+") as f:
+        f.attrs["complete"] = 0
+    out = fresh.parent / "partial"
+    assert main(["compare", str(fresh), "--finished", "--output", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "compare: 2 of 4 runs finished; left out: 1 not run, 1 unfinished" in err
+    runs = json.loads((out / "campaign_runs.json").read_text())
+    assert runs["left_out"] == {"not run": 1, "unfinished": 1}
+    assert [(r["set"], r["seed"]) for r in runs["rows"]] == [("0", 2), ("1.3", 1)]
+    assert all(r["status"] == "settled" for r in runs["rows"])
+    assert (out / "campaign.md").read_text().startswith(
+        "Partial: 2 finished runs; left out 1 not run, 1 unfinished.")
+    # Nothing finished: refused, not an empty comparison.
+    for name in (run_name("0", 2, "sphere"), run_name("1.3", 1, "sphere")):
+        (fresh.parent / name).unlink()
+    assert main(["compare", str(fresh), "--finished", "--output", str(out)]) == 2
+    assert "no run of the campaign has finished yet" in capsys.readouterr().err
+
+
 def test_refuses_a_run_of_another_campaign(fresh, capsys):
     path = fresh.parent / run_name("0", 2, "sphere")
     edit_parameters(path, f'id = "{CAMPAIGN_ID}"', f'id = "{OTHER_ID}"')
@@ -247,7 +271,9 @@ def test_refuses_an_index_missing_a_key_and_what_is_not_json(fresh, capsys):
 def test_set_and_seed_only_for_a_campaign(fresh, capsys):
     run = fresh.parent / run_name("0", 1, "sphere")
     assert main(["compare", str(run), "--set", "0"]) == 2
-    assert "--set and --seed" in capsys.readouterr().err
+    assert "--set, --seed and --finished" in capsys.readouterr().err
+    assert main(["compare", str(run), "--finished"]) == 2
+    assert "choose among a campaign's runs" in capsys.readouterr().err
     assert main(["compare", str(fresh), str(run)]) == 2
     assert "compared alone" in capsys.readouterr().err
 
