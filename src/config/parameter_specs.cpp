@@ -399,6 +399,17 @@ std::vector<ParamSpec> make_specs() {
                     &polyhedra::ContactSolverOptions::tolerance),
                  "NSC stepper: residual of the contact conditions, relative to the fastest "
                  "contact speed, at which the solver stops"),
+        non_negative("collisions.mu_roll", "",
+                     at(&RunConfig::polyhedra, &polyhedra::PolyhedralContactConfig::mu_roll),
+                     "NSC stepper, spheres and aggregates: rolling resistance, the largest "
+                     "torque against rolling over the normal force times the contact's rolling "
+                     "radius R_a R_b / (R_a + R_b) (a wall: R); needs solver = \"pgs\"; 0: "
+                     "none (docs/collisions.md, \"Rolling and twisting resistance\")"),
+        non_negative("collisions.mu_twist", "",
+                     at(&RunConfig::polyhedra, &polyhedra::PolyhedralContactConfig::mu_twist),
+                     "NSC stepper, spheres and aggregates: twisting resistance, the largest "
+                     "torque about the normal over the normal force times the rolling radius; "
+                     "needs solver = \"pgs\"; 0: none"),
         boolean("collisions.speculative_faces",
                 at(&RunConfig::polyhedra, &polyhedra::PolyhedralContactConfig::speculative_faces),
                 "Polyhedra: an edge or vertex contact also gets the points of the faces within "

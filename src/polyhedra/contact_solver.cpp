@@ -72,6 +72,12 @@ struct Prepared {
     // (colours, then their units, then each unit's contacts), and where the q-th unit of
     // colour_units starts (unit_pos[q] .. unit_pos[q + 1]).
     std::vector<std::size_t> sweep, unit_pos;
+    // Rolling and twisting resistance (SolverContact::mu_roll, mu_twist; PGS only), empty when
+    // no contact has it: per contact the bounds' lengths mu_roll radius and mu_twist radius (m),
+    // the radius (m, which turns a relative spin into a velocity for the residual), the step
+    // 1 / lambda_max(C (A_a + A_b) C^T) of its angular Delassus block (kg m^2) and the weight
+    // 3 / trace of that block.
+    std::vector<double> roll, twist, lever, angular_step, angular_weight;
 };
 
 std::string contact_text(std::size_t i) {
@@ -107,6 +113,14 @@ void check_contact(const SolverContact& c, std::size_t i, std::size_t nb) {
     }
     if (!(c.mu >= 0) || !std::isfinite(c.mu))
         fail("mu = " + std::to_string(c.mu) + ": must be finite and >= 0");
+    if (!(c.radius >= 0) || !std::isfinite(c.radius) || !(c.mu_roll >= 0) ||
+        !std::isfinite(c.mu_roll) || !(c.mu_twist >= 0) || !std::isfinite(c.mu_twist))
+        fail("radius, mu_roll and mu_twist must be finite and >= 0");
+}
+
+// Whether contact c resists rolling or twisting.
+bool resists_turning(const SolverContact& c) {
+    return c.radius > 0 && (c.mu_roll > 0 || c.mu_twist > 0);
 }
 
 void check_bodies(const SolverBodies& bodies) {
@@ -251,6 +265,17 @@ Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> cont
     p.cone.resize(p.nc);
     if (pgs) p.step.resize(p.nc);
     p.q.resize(p.nc);
+    const bool turning = std::any_of(contacts.begin(), contacts.end(), resists_turning);
+    if (turning) {
+        if (!pgs)
+            throw std::invalid_argument("solve_contacts: rolling and twisting resistance "
+                                        "(mu_roll, mu_twist) need the PGS solver");
+        p.roll.assign(p.nc, 0.0);
+        p.twist.assign(p.nc, 0.0);
+        p.lever.assign(p.nc, 0.0);
+        p.angular_step.assign(p.nc, 0.0);
+        p.angular_weight.assign(p.nc, 0.0);
+    }
     const auto prepare_contact = [&](std::size_t i) {
         const SolverContact& c = contacts[i];
         check_contact(c, i, p.nb);
@@ -287,6 +312,23 @@ Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> cont
             p.step[i] = 1.0 / eigen.eigenvalues().maxCoeff();
         }
         p.q[i] = relative_velocity(p, i, bodies.vel.data(), bodies.spin.data()) + p.offset[i];
+        if (turning && resists_turning(c)) {
+            // The angular block C (A_a + A_b) C^T: what an angular impulse does to the
+            // relative spin in the contact frame.
+            Mat3 inverse = bodies.inv_inertia[p.a[i]];
+            if (p.b[i] != p.nb) inverse += bodies.inv_inertia[p.b[i]];
+            const Mat3 angular = p.basis[i] * inverse * p.basis[i].transpose();
+            Eigen::SelfAdjointEigenSolver<Mat3> eigen;
+            eigen.computeDirect(angular, Eigen::EigenvaluesOnly);
+            const double largest = eigen.eigenvalues().maxCoeff();
+            if (largest > 0) {
+                p.roll[i] = c.mu_roll * c.radius;
+                p.twist[i] = c.mu_twist * c.radius;
+                p.lever[i] = c.radius;
+                p.angular_step[i] = 1.0 / largest;
+                p.angular_weight[i] = 3.0 / angular.trace();
+            }
+        }
     };
     // Each contact on its own; of bad ones, the first in contact order is reported.
     std::size_t first_bad = p.nc;
@@ -312,7 +354,7 @@ Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> cont
 // M^-1 D gamma from the contacts' world impulses f_i = C_i^T gamma_i: the velocity and spin
 // increments of every body (m/s, rad/s).
 void body_increments(const Prepared& p, const std::vector<Vec3>& f, std::vector<Vec3>& dv,
-                     std::vector<Vec3>& dw) {
+                     std::vector<Vec3>& dw, const std::vector<Vec3>* moments = nullptr) {
     dv.resize(p.nb);
     dw.resize(p.nb);
 #pragma omp parallel for schedule(static) if (p.nb >= parallel_min)
@@ -323,9 +365,11 @@ void body_increments(const Prepared& p, const std::vector<Vec3>& f, std::vector<
             if (p.entries[e] % 2 == 0) {
                 force += f[i];
                 torque += p.r_a[i].cross(f[i]);
+                if (moments) torque += (*moments)[i];
             } else {
                 force -= f[i];
                 torque -= p.r_b[i].cross(f[i]);
+                if (moments) torque -= (*moments)[i];
             }
         }
         dv[k] = p.bodies->inv_mass[k] * force;
@@ -341,6 +385,7 @@ struct Workspace {
     std::vector<double> partial; // block sums
     std::vector<double> shift;   // De Saxce: mu |u_t| per contact, m/s
     std::vector<Vec3> y;         // contact velocities u + b_n e_n, m/s
+    std::vector<Vec3> moments;   // rolling resistance: world angular impulses, N m s
 };
 
 // f_i = C_i^T gamma_i (N s, world) for every contact.
@@ -362,10 +407,19 @@ void delassus_product(const Prepared& p, const std::vector<Vec3>& gamma, std::ve
         out[i] = relative_velocity(p, i, w.dv.data(), w.dw.data());
 }
 
-// The velocities after the impulses (w.vel, w.spin) and the contact velocities with bias (w.y).
-void evaluate(const Prepared& p, const std::vector<Vec3>& gamma, Workspace& w) {
+// The velocities after the impulses (w.vel, w.spin) and the contact velocities with bias (w.y);
+// with rho (rolling resistance), its angular impulses too.
+void evaluate(const Prepared& p, const std::vector<Vec3>& gamma, Workspace& w,
+              const std::vector<Vec3>* rho = nullptr) {
     world_impulses(p, gamma, w.f);
-    body_increments(p, w.f, w.dv, w.dw);
+    if (rho && !rho->empty()) {
+        w.moments.resize(p.nc);
+        for (std::size_t i = 0; i < p.nc; ++i)
+            w.moments[i] = p.basis[i].transpose() * (*rho)[i];
+        body_increments(p, w.f, w.dv, w.dw, &w.moments);
+    } else {
+        body_increments(p, w.f, w.dv, w.dw);
+    }
     w.vel.resize(p.nb);
     w.spin.resize(p.nb);
     for (std::size_t k = 0; k < p.nb; ++k) {
@@ -425,6 +479,38 @@ double residual2(const Prepared& p, std::size_t i, const Vec3& gamma, const Vec3
     return r2 <= infinity ? r2 : infinity;
 }
 
+// The angular impulse x projected on the set rolling resistance allows contact i when its
+// normal impulse is gamma_n: |rho_n| <= twist gamma_n, |(rho_t1, rho_t2)| <= roll gamma_n (a
+// product of an interval and a disc, so projected part by part).
+Vec3 project_turning(double twist, double roll, double gamma_n, const Vec3& x) {
+    const double twist_max = twist * std::max(gamma_n, 0.0);
+    const double roll_max = roll * std::max(gamma_n, 0.0);
+    Vec3 out(std::clamp(x.x(), -twist_max, twist_max), x.y(), x.z());
+    const double t = out.tail<2>().norm();
+    if (t > roll_max) out.tail<2>() *= roll_max > 0 ? roll_max / t : 0.0;
+    return out;
+}
+
+// The largest rolling-resistance residual (m/s): per resisting contact, the natural map of its
+// angular impulse rho_i at the relative spin w_a - w_b (contact frame), |rho - Proj(rho - g
+// w)| / g with g its angular weight, times its radius; 0 when no contact resists.
+double max_turning_residual(const Prepared& p, const std::vector<Vec3>& gamma,
+                            const std::vector<Vec3>& rho, const std::vector<Vec3>& spin) {
+    if (rho.empty()) return 0.0;
+    double r2 = 0;
+    for (std::size_t i = 0; i < p.nc; ++i) {
+        if (p.angular_step[i] == 0) continue;
+        Vec3 relative = spin[p.a[i]];
+        if (p.b[i] != p.nb) relative -= spin[p.b[i]];
+        const double g = p.angular_weight[i];
+        const Vec3 moved = rho[i] - project_turning(p.twist[i], p.roll[i], gamma[i].x(),
+                                                    rho[i] - g * (p.basis[i] * relative));
+        const double m2 = moved.squaredNorm() * (p.lever[i] * p.lever[i]) / (g * g);
+        r2 = m2 <= r2 ? r2 : (m2 <= infinity ? m2 : infinity);
+    }
+    return std::sqrt(r2);
+}
+
 // The largest contact residual (m/s) for contact velocities y(i) without the shift.
 template <class Velocity>
 double max_residual(const Prepared& p, const std::vector<Vec3>& gamma,
@@ -463,6 +549,8 @@ struct PgsContact {
     Vec3 r_a, r_b, offset;
     double step, mu, cone; // step: omega / lambda_max(N_ii)
     std::size_t a, b;      // b == nb: a wall
+    // Rolling resistance (Prepared::roll ...; angular_step 0: none at this contact).
+    double roll, twist, lever, angular_step;
 };
 
 // A body as PGS updates it: its velocities and inverse mass and inertia in one place.
@@ -486,25 +574,43 @@ struct PgsBody {
 // not increase with t (Calamai & More 1987, Lemma 2.2). When every contact's is small the
 // residual of the whole state is worth computing.
 CcpResult solve_pgs(const Prepared& p, const ContactSolverOptions& o, double tolerance,
-                    bool local_shift, std::vector<Vec3>& gamma, Workspace& w) {
-    evaluate(p, gamma, w);
+                    bool local_shift, std::vector<Vec3>& gamma, std::vector<Vec3>& rho,
+                    Workspace& w) {
+    evaluate(p, gamma, w, &rho);
     const auto current = [&](std::size_t i) -> Vec3 {
         return relative_velocity(p, i, w.vel.data(), w.spin.data()) + p.offset[i];
     };
-    double res = max_residual(p, gamma, w.shift, current);
+    const auto residual = [&] {
+        return std::max(max_residual(p, gamma, w.shift, current),
+                        max_turning_residual(p, gamma, rho, w.spin));
+    };
+    double res = residual();
     if (res <= tolerance) return {0, res, true};
 
     const bool parallel = p.nc >= parallel_min;
+    const bool turning = !rho.empty();
     std::vector<PgsContact> pc(p.nc);
-    std::vector<Vec3> g(p.nc);
+    std::vector<Vec3> g(p.nc), turn(turning ? p.nc : 0);
     std::vector<double> shift(p.nc);
 #pragma omp parallel for schedule(static) if (parallel)
     for (std::size_t k = 0; k < p.nc; ++k) {
         const std::size_t i = p.sweep[k];
-        pc[k] = PgsContact{p.basis[i], p.r_a[i],  p.r_b[i], p.offset[i], o.sor * p.step[i],
-                           p.mu[i],    p.cone[i], p.a[i],   p.b[i]};
+        pc[k] = PgsContact{p.basis[i],
+                           p.r_a[i],
+                           p.r_b[i],
+                           p.offset[i],
+                           o.sor * p.step[i],
+                           p.mu[i],
+                           p.cone[i],
+                           p.a[i],
+                           p.b[i],
+                           turning ? p.roll[i] : 0.0,
+                           turning ? p.twist[i] : 0.0,
+                           turning ? p.lever[i] : 0.0,
+                           turning ? o.sor * p.angular_step[i] : 0.0};
         g[k] = gamma[i];
         shift[k] = w.shift[i];
+        if (turning) turn[k] = rho[p.sweep[k]];
     }
     std::vector<PgsBody> pb(p.nb);
     for (std::size_t k = 0; k < p.nb; ++k)
@@ -515,6 +621,7 @@ CcpResult solve_pgs(const Prepared& p, const ContactSolverOptions& o, double tol
         for (std::size_t k = 0; k < p.nc; ++k) {
             gamma[p.sweep[k]] = g[k];
             w.shift[p.sweep[k]] = shift[k];
+            if (turning) rho[p.sweep[k]] = turn[k];
         }
         for (std::size_t k = 0; k < p.nb; ++k) {
             w.vel[k] = pb[k].v;
@@ -546,6 +653,21 @@ CcpResult solve_pgs(const Prepared& p, const ContactSolverOptions& o, double tol
             bb.v -= bb.inv_mass * f;
             bb.w -= bb.inv_inertia * c.r_b.cross(f);
         }
+        if (c.angular_step == 0) return;
+        // Rolling resistance: one projected gradient step on the angular block, within the
+        // bounds the normal impulse just found sets, the spins updated at once.
+        Vec3 relative = ba.w;
+        if (c.b != p.nb) relative -= pb[c.b].w;
+        const Vec3 before = turn[k];
+        turn[k] = project_turning(c.twist, c.roll, g[k].x(),
+                                  before - c.angular_step * (c.basis * relative));
+        const Vec3 turned = turn[k] - before;
+        const double moved_turn =
+            turned.squaredNorm() * (c.lever * c.lever) / (c.angular_step * c.angular_step);
+        sweep = moved_turn > sweep || moved_turn != moved_turn ? moved_turn : sweep;
+        const Vec3 m = c.basis.transpose() * turned;
+        ba.w += ba.inv_inertia * m;
+        if (c.b != p.nb) pb[c.b].w -= pb[c.b].inv_inertia * m;
     };
     const auto visit_unit = [&](std::size_t q, double& sweep) {
         for (std::size_t k = p.unit_pos[q]; k < p.unit_pos[q + 1]; ++k)
@@ -574,12 +696,12 @@ CcpResult solve_pgs(const Prepared& p, const ContactSolverOptions& o, double tol
         }
         if (sweep <= tolerance * tolerance) {
             unpack();
-            res = max_residual(p, gamma, w.shift, current);
+            res = residual();
             if (res <= tolerance) return {it, res, true};
         }
     }
     unpack();
-    return {o.max_iterations, max_residual(p, gamma, w.shift, current), false};
+    return {o.max_iterations, residual(), false};
 }
 
 // APGD vectors.
@@ -720,9 +842,11 @@ ContactSolution solve_contacts(const SolverBodies& bodies, std::span<const Solve
     std::vector<Vec3> gamma(p.nc);
     for (std::size_t i = 0; i < p.nc; ++i)
         gamma[i] = project_on_cone(contacts[i].warm, p.mu[i]);
+    // Rolling resistance's angular impulses, from zero (empty: no contact resists rolling).
+    std::vector<Vec3> rho(p.angular_step.empty() ? 0 : p.nc, Vec3::Zero());
     Workspace w;
     w.shift.assign(p.nc, 0.0);
-    evaluate(p, gamma, w);
+    evaluate(p, gamma, w, &rho);
     double vref = options.reference_speed;
     if (vref == 0)
         for (std::size_t i = 0; i < p.nc; ++i)
@@ -737,24 +861,28 @@ ContactSolution solve_contacts(const SolverBodies& bodies, std::span<const Solve
     }
     const auto solve = [&](double tolerance) {
         const CcpResult r = options.method == ContactMethod::pgs
-                                ? solve_pgs(p, options, tolerance, options.coulomb, gamma, w)
+                                ? solve_pgs(p, options, tolerance, options.coulomb, gamma, rho, w)
                                 : solve_apgd(p, options, tolerance, gamma, w);
         out.iterations += r.iterations;
         ++out.ccp_solves;
         return r;
     };
     const auto coulomb_residual = [&] {
-        evaluate(p, gamma, w);
+        evaluate(p, gamma, w, &rho);
         out.shift_change = update_shift(
                                p, [&](std::size_t i) -> const Vec3& { return w.y[i]; }, w.shift) /
                            vref;
-        return max_residual(p, gamma, w.shift, [&](std::size_t i) -> Vec3 { return w.y[i]; });
+        return std::max(
+            max_residual(p, gamma, w.shift, [&](std::size_t i) -> Vec3 { return w.y[i]; }),
+            max_turning_residual(p, gamma, rho, w.spin));
     };
     if (!options.coulomb) {
         out.converged = solve(options.tolerance * vref).converged;
-        evaluate(p, gamma, w);
+        evaluate(p, gamma, w, &rho);
         out.residual =
-            max_residual(p, gamma, w.shift, [&](std::size_t i) -> Vec3 { return w.y[i]; }) / vref;
+            std::max(max_residual(p, gamma, w.shift, [&](std::size_t i) -> Vec3 { return w.y[i]; }),
+                     max_turning_residual(p, gamma, rho, w.spin)) /
+            vref;
     } else {
         // The De Saxce fixed point. Each CCP is solved only as far as the shift is known:
         // to a fraction of the Coulomb residual it starts from, and at least to the tolerance.
@@ -775,6 +903,7 @@ ContactSolution solve_contacts(const SolverBodies& bodies, std::span<const Solve
         out.converged = residual <= options.coulomb_tolerance * vref;
     }
     out.impulse = std::move(gamma);
+    out.angular_impulse = std::move(rho);
     out.vel = std::move(w.vel);
     out.spin = std::move(w.spin);
     return out;

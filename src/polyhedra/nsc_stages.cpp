@@ -321,6 +321,9 @@ SolverProblem build_solver_contacts(const Bodies& b, std::span<const FoundContac
         s.n = f.normal;
         std::tie(s.t1, s.t2) = tangent_basis(s.n);
         s.mu = config.mu;
+        s.radius = f.rolling_radius;
+        s.mu_roll = config.mu_roll;
+        s.mu_twist = config.mu_twist;
         // Speculative (g >= 0): approach by at most the gap; overlapping: part at most at the
         // recovery speed; fast approaches bounce with Newton's e.
         const double un = u.dot(s.n);
@@ -364,7 +367,7 @@ ContactSolution solve_impulses(const Bodies& b, const InverseMasses& inverse,
     if (options.reference_speed == 0.0) options.reference_speed = problem.fastest;
     const SolverBodies bodies{inverse.inv_mass, inverse.inv_inertia, b.vel, b.spin};
     if (problem.contacts.empty())
-        return ContactSolution{{}, b.vel, b.spin, 0, 0, 0.0, 0.0, 0.0, true};
+        return ContactSolution{{}, b.vel, b.spin, {}, 0, 0, 0.0, 0.0, 0.0, true};
     return solve_contacts(bodies, problem.contacts, options);
 }
 

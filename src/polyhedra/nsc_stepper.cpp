@@ -28,6 +28,14 @@ void check_polyhedral_contact_config(const PolyhedralContactConfig& c) {
     if (!(c.recovery_speed >= 0.0) || !std::isfinite(c.recovery_speed))
         throw KeyError("collisions.recovery_speed", c.recovery_speed,
                        "must be >= 0 m/s (0: automatic)");
+    if (!(c.mu_roll >= 0.0) || !std::isfinite(c.mu_roll))
+        throw KeyError("collisions.mu_roll", c.mu_roll, "must be >= 0 (0: none)");
+    if (!(c.mu_twist >= 0.0) || !std::isfinite(c.mu_twist))
+        throw KeyError("collisions.mu_twist", c.mu_twist, "must be >= 0 (0: none)");
+    if ((c.mu_roll > 0.0 || c.mu_twist > 0.0) && c.solver.method != ContactMethod::pgs)
+        throw KeyError(c.mu_roll > 0.0 ? "collisions.mu_roll" : "collisions.mu_twist",
+                       c.mu_roll > 0.0 ? c.mu_roll : c.mu_twist,
+                       "rolling and twisting resistance need collisions.solver = \"pgs\"");
     for (const boundaries::FixedHull& f : c.fixed_hulls) {
         const auto fail = [&](const std::string& what) {
             throw InputError("collisions: " + f.name + ": " + what);

@@ -79,7 +79,8 @@ std::vector<FoundContact> sphere_pair_contacts(const Bodies& b, const SpherePlac
                 slots[q].push_back(
                     FoundContact{static_cast<std::int64_t>(i), static_cast<std::int64_t>(j), -1,
                                  0.5 * (on_a + on_b), normal, gap,
-                                 sphere_pair_key(p - placed.first[i], r - placed.first[j])});
+                                 sphere_pair_key(p - placed.first[i], r - placed.first[j]),
+                                 rp * rr / (rp + rr)});
             }
         }
     }
@@ -109,7 +110,7 @@ void append_sphere_wall_contacts(const Bodies& b, const SpherePlacement& placed,
                 found.push_back(FoundContact{static_cast<std::int64_t>(k), -1,
                                              static_cast<std::int32_t>(w),
                                              placed.centre[p] - r * wall.normal, wall.normal, gap,
-                                             static_cast<std::uint64_t>(p - placed.first[k])});
+                                             static_cast<std::uint64_t>(p - placed.first[k]), r});
             }
         }
     }

@@ -48,6 +48,9 @@ void check_stepper_supports(const config::ParameterSet& p, const config::RunConf
     // decide. The engine keeps its own refusals for callers that use it directly.
     if (!c.collisions_enabled) return; // the plain drift
     const collisions::CollisionConfig& k = c.collisions;
+    const bool turning = c.polyhedra.mu_roll > 0.0 || c.polyhedra.mu_twist > 0.0;
+    const std::string turning_key =
+        c.polyhedra.mu_roll > 0.0 ? "collisions.mu_roll" : "collisions.mu_twist";
     if (bodies.hulls.size() != 0 || k.stepper == collisions::ContactStepper::nsc) {
         // The NSC stepper (polyhedra/nsc_stepper.hpp) bounces bodies as they are: it neither
         // merges nor sticks them, and knows no periodic box.
@@ -65,8 +68,15 @@ void check_stepper_supports(const config::ParameterSet& p, const config::RunConf
         if (k.periodic_box > 0.0)
             throw p.error("collisions.periodic_box",
                           "the non-smooth contact stepper knows no periodic box (" + nsc + ")");
+        if (bodies.hulls.size() != 0 && turning)
+            throw p.error(turning_key, "rolling and twisting resistance act at the contacts of "
+                                       "spheres; polyhedra resist rolling by their shape");
         return;
     }
+    if (turning)
+        throw p.error(turning_key, "rolling and twisting resistance are the non-smooth contact "
+                                   "stepper's (collisions.stepper = \"nsc\"), not the "
+                                   "event-driven drift's");
     const bool sticking = k.outcome == collisions::ContactOutcome::stick;
     if (bodies.all_free_spheres() && !sticking) return;
     const std::vector<std::uint8_t> free = bodies.free_sphere_flags();

@@ -63,6 +63,15 @@ struct SolverContact {
     double bias = 0.0;          ///< m/s, b_n: u_n + b_n >= 0 (restitution, drift correction)
     Vec3 warm = Vec3::Zero();   ///< N s, (gamma_n, gamma_t1, gamma_t2) to start from
     Vec3 v_wall = Vec3::Zero(); ///< m/s, b = -1: the wall's surface velocity at p (0 otherwise)
+    /// Rolling and twisting resistance (PGS only): an angular impulse rho = (rho_n, rho_t1,
+    /// rho_t2) on a (and its opposite on b) opposes their relative spin w_a - w_b, bounded by
+    /// |rho_n| <= mu_twist radius gamma_n and |(rho_t1, rho_t2)| <= mu_roll radius gamma_n
+    /// (Tasora & Anitescu 2013, Meccanica 48, 1643, with dimensionless coefficients on the
+    /// contact's rolling radius, as pkdgrav's soft spheres, Schwartz, Richardson & Michel
+    /// 2012). All zero: none (the solve is then bit for bit the one without these members).
+    double radius = 0.0;   ///< m, the rolling radius (R_a R_b / (R_a + R_b); a wall: R_a)
+    double mu_roll = 0.0;  ///< rolling resistance coefficient, >= 0
+    double mu_twist = 0.0; ///< twisting resistance coefficient, >= 0
 };
 
 enum class ContactMethod {
@@ -93,9 +102,12 @@ struct ContactSolverOptions {
 };
 
 struct ContactSolution {
-    std::vector<Vec3> impulse;    ///< N s, per contact (gamma_n, gamma_t1, gamma_t2)
-    std::vector<Vec3> vel;        ///< m/s, per body, V_free + M^-1 D gamma
-    std::vector<Vec3> spin;       ///< rad/s, per body, inertial frame
+    std::vector<Vec3> impulse; ///< N s, per contact (gamma_n, gamma_t1, gamma_t2)
+    std::vector<Vec3> vel;     ///< m/s, per body, V_free + M^-1 D gamma
+    std::vector<Vec3> spin;    ///< rad/s, per body, inertial frame
+    /// N m s, per contact (rho_n, rho_t1, rho_t2) in its frame: the rolling and twisting
+    /// resistance's angular impulse on a; empty when no contact resists rolling.
+    std::vector<Vec3> angular_impulse;
     int iterations = 0;           ///< APGD steps or PGS sweeps, summed over the CCPs solved
     int ccp_solves = 0;           ///< CCPs solved: 1 (0 if the warm start solves it), or the
                                   ///< De Saxce passes in Coulomb mode
@@ -109,7 +121,9 @@ struct ContactSolution {
 /// Solves the contact impulses of `contacts` between `bodies`. Deterministic: the same input
 /// gives the same bits with any number of OpenMP threads (fixed summation orders). Throws
 /// std::invalid_argument naming the contact or option for bad input (an index out of range, a
-/// basis that is not orthonormal to 1e-9, mu < 0, a contact between two fixed bodies, ...).
+/// basis that is not orthonormal to 1e-9, mu < 0, a contact between two fixed bodies, rolling
+/// or twisting resistance with APGD, ...). The angular impulses of rolling resistance start
+/// from zero at every call (no warm start: nothing to keep between steps).
 [[nodiscard]] ContactSolution solve_contacts(const SolverBodies& bodies,
                                              std::span<const SolverContact> contacts,
                                              const ContactSolverOptions& options = {});

@@ -35,6 +35,12 @@ struct PolyhedralContactConfig {
     /// default: on the 1e4 cloud it lowers the overlaps of the crash but keeps those after it
     /// (docs/polyhedra.md, "A cloud of 1e4 hulls").
     bool speculative_faces = false;
+    /// collisions.mu_roll, mu_twist: rolling and twisting resistance at the contacts of
+    /// spheres (SolverContact::mu_roll, mu_twist, on the contact's rolling radius), >= 0;
+    /// 0: none. They need the PGS solver. Polyhedra resist rolling by their shape: refused
+    /// with them (run/make_stepper.cpp).
+    double mu_roll = 0.0;
+    double mu_twist = 0.0;
     /// Convex polyhedra held in place ([[walls]] of type hull; infinite mass, at rest): their
     /// contacts with the grains are found as between two grains. Each is tested against every
     /// grain (bounding spheres first): meant for a few obstacles, not for a terrain of

@@ -81,6 +81,9 @@ struct FoundContact {
     Vec3 normal = Vec3::Zero(); ///< unit, from b to a
     double gap = 0.0;           ///< m at the start of the step (of the rounded shapes)
     std::uint64_t feature = 0;  ///< warm-start key: manifold feature pair, or wall vertex
+    /// m: spheres' rolling radius R_a R_b / (R_a + R_b) (a wall: R_a), which rolling
+    /// resistance scales by (SolverContact::radius); 0 for polyhedra.
+    double rolling_radius = 0.0;
 };
 
 /// Places every body of b (all polyhedra: b.hulls.size() == b.size()) with its core, one of

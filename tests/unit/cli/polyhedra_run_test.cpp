@@ -345,3 +345,43 @@ TEST(PolyhedraRun, SpheresTakeTheNonSmoothContactStepperWhenAskedAndResumeBitwis
             "polyhedra take \"nsc\"");
     refused(sphere_cloud(out, "stepper = \"events\"\n"), "collisions.stepper", "events");
 }
+
+// Rolling and twisting resistance (collisions.mu_roll, mu_twist) with the NSC stepper's PGS
+// solve: a run with them resumes bitwise (their angular impulses start from zero at every
+// step, so no state is stored for them), and they are refused, naming the key, before any
+// output where they cannot act: with the event-driven drift, with APGD, with polyhedra.
+TEST(PolyhedraRun, RollingResistanceResumesBitwiseAndIsRefusedWhereItCannotAct) {
+    TempDir dir;
+    const std::string whole = dir.file("whole.h5"), parts = dir.file("parts.h5");
+    const std::string rolling =
+        "stepper = \"nsc\"\nsolver = \"pgs\"\nsolver_iterations = 60\nsolver_passes = 1\n"
+        "mu_roll = 0.1\nmu_twist = 0.05\n";
+    // 0.6 s: the spheres land on the floor (0.3 s) and push each other while they settle.
+    auto r = run_rubble({"run", dir.write("a.toml", sphere_cloud(whole, rolling)), "--quiet",
+                         "--integrator.t_end", "0.6"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = run_rubble({"run", dir.write("b.toml", sphere_cloud(parts, rolling)), "--quiet",
+                    "--integrator.t_end", "0.6", "--stop-after", "200"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    r = run_rubble({"run", "--resume", parts, "--quiet"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    rubble::test::expect_same_run(whole, parts);
+
+    const auto refused = [&](const std::string& p, const std::string& key,
+                             const std::string& what) {
+        const auto bad = run_rubble({"run", dir.write("c.toml", p), "--quiet"});
+        EXPECT_EQ(bad.code, 2) << p;
+        EXPECT_NE(bad.err.find(key), std::string::npos) << bad.err;
+        EXPECT_NE(bad.err.find(what), std::string::npos) << bad.err;
+        EXPECT_FALSE(std::filesystem::exists(dir.file("c.h5")));
+    };
+    const std::string out = dir.file("c.h5");
+    refused(sphere_cloud(out, "solver = \"pgs\"\nmu_roll = 0.1\n"), "collisions.mu_roll",
+            "event-driven");
+    refused(sphere_cloud(out, "stepper = \"nsc\"\nmu_twist = 0.1\n"), "collisions.mu_twist",
+            "solver = \"pgs\"");
+    refused(cubes(out, "", "solver = \"pgs\"\nmu_roll = 0.1\n"), "collisions.mu_roll",
+            "polyhedra resist rolling");
+    refused(sphere_cloud(out, "stepper = \"nsc\"\nsolver = \"pgs\"\nmu_roll = -0.1\n"),
+            "collisions.mu_roll", "-0.1");
+}
