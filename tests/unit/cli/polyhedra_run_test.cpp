@@ -299,6 +299,17 @@ std::string sphere_cloud(const std::string& out, const std::string& collisions) 
     return p;
 }
 
+// The run of parameters p (which write dir's c.h5) refused with exit status 2, its error
+// naming key and saying what, and nothing written.
+void expect_refused(TempDir& dir, const std::string& p, const std::string& key,
+                    const std::string& what) {
+    const auto bad = run_rubble({"run", dir.write("c.toml", p), "--quiet"});
+    EXPECT_EQ(bad.code, 2) << p;
+    EXPECT_NE(bad.err.find(key), std::string::npos) << bad.err;
+    EXPECT_NE(bad.err.find(what), std::string::npos) << bad.err;
+    EXPECT_FALSE(std::filesystem::exists(dir.file("c.h5")));
+}
+
 } // namespace
 
 // collisions.stepper = "nsc" moves spheres with the polyhedra's stepper (issue 35): the spheres
@@ -331,13 +342,7 @@ TEST(PolyhedraRun, SpheresTakeTheNonSmoothContactStepperWhenAskedAndResumeBitwis
     rubble::test::expect_same_run(whole, parts);
 
     const auto refused = [&](const std::string& p, const std::string& key,
-                             const std::string& what) {
-        const auto bad = run_rubble({"run", dir.write("c.toml", p), "--quiet"});
-        EXPECT_EQ(bad.code, 2) << p;
-        EXPECT_NE(bad.err.find(key), std::string::npos) << bad.err;
-        EXPECT_NE(bad.err.find(what), std::string::npos) << bad.err;
-        EXPECT_FALSE(std::filesystem::exists(dir.file("c.h5")));
-    };
+                             const std::string& what) { expect_refused(dir, p, key, what); };
     const std::string out = dir.file("c.h5");
     refused(sphere_cloud(out, nsc + "outcome = \"merge\"\n"), "collisions.outcome",
             "neither merges nor sticks");
@@ -368,13 +373,7 @@ TEST(PolyhedraRun, RollingResistanceResumesBitwiseAndIsRefusedWhereItCannotAct) 
     rubble::test::expect_same_run(whole, parts);
 
     const auto refused = [&](const std::string& p, const std::string& key,
-                             const std::string& what) {
-        const auto bad = run_rubble({"run", dir.write("c.toml", p), "--quiet"});
-        EXPECT_EQ(bad.code, 2) << p;
-        EXPECT_NE(bad.err.find(key), std::string::npos) << bad.err;
-        EXPECT_NE(bad.err.find(what), std::string::npos) << bad.err;
-        EXPECT_FALSE(std::filesystem::exists(dir.file("c.h5")));
-    };
+                             const std::string& what) { expect_refused(dir, p, key, what); };
     const std::string out = dir.file("c.h5");
     refused(sphere_cloud(out, "solver = \"pgs\"\nmu_roll = 0.1\n"), "collisions.mu_roll",
             "event-driven");
