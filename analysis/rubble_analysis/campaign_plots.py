@@ -38,7 +38,9 @@ def _series(summary: list[dict], model: str, key: str, scale: float = 1.0):
 def _incomplete(ax, rows: list[dict], model: str, x_key: str, y_key: str,
                 x_scale: float = 1.0, y_scale: float = 1.0) -> None:
     color, marker = MODEL_STYLE[model]
-    late = [r for r in rows if r["model"] == model and r["status"] == "incomplete"]
+    # (A pile that does not turn has no period to draw: _not_turning marks it.)
+    late = [r for r in rows if r["model"] == model and r["status"] == "incomplete"
+            and (y_key != "period_s" or r["turning"])]
     if late:
         ax.scatter([r[x_key] / x_scale for r in late], [r[y_key] / y_scale for r in late],
                    marker=marker, facecolors="none", edgecolors=color, zorder=3)
@@ -69,8 +71,12 @@ def _not_turning(ax, rows: list[dict], model: str, x_key: str, x_scale: float = 
                    label=f"{model}: not turning")
 
 
-def _period_axis(ax) -> None:
+def _period_axis(ax, rows: list[dict]) -> None:
+    """A logarithmic period axis; where no run's pile turns (a campaign from rest, or the first
+    runs of a sweep) it has nothing positive to scale by, so it shows 1 to 1e4 h, empty."""
     ax.set_yscale("log")
+    if not any(r["turning"] and np.isfinite(r["period_s"]) for r in rows):
+        ax.set_ylim(1.0, 1e4)
     ax.set_ylabel("T [h] (top: not turning)")
 
 
@@ -97,7 +103,7 @@ def outcomes_vs_ic(campaign, rows: list[dict], summary: list[dict], path: Path) 
             ax.set_ylabel(y_label)
             ax.set_xlim(-0.05, 1.05)  # 0 to the maximum, as the paper's axes
             if y_key == "period_s":
-                _period_axis(ax)
+                _period_axis(ax, rows)
     axs[0, 0].legend()
     fig.suptitle(f"{campaign.name}: final largest aggregate against the initial condition "
                  "(mean and spread over seeds; hollow: incomplete runs)")
@@ -119,7 +125,7 @@ def period_relations(campaign, rows: list[dict], summary: list[dict], path: Path
     axs[0].set_xlabel("lambda = I_max / I_min")
     axs[1].set_xlabel("M_agg [kg]")
     for ax in axs:
-        _period_axis(ax)
+        _period_axis(ax, rows)
     axs[0].legend()
     fig.suptitle(f"{campaign.name}: spin period of the largest aggregate")
     fig.tight_layout()

@@ -210,6 +210,23 @@ def test_finished_compares_what_has_finished_and_says_what_it_left_out(fresh, ca
     assert "no run of the campaign has finished yet" in capsys.readouterr().err
 
 
+def test_a_campaign_where_no_pile_turns_is_drawn(fresh):
+    """Piles from rest (every run's pair at rest): no period to put on the logarithmic axes,
+    which are then drawn empty over fixed decades instead of failing."""
+    for s in SETS:
+        for seed in SEEDS:
+            write_run(fresh.parent / run_name(s["name"], seed, "sphere"),
+                      snapshot_at=lambda step: sphere_pair(0.0),
+                      parameters=campaign_parameters(CAMPAIGN_ID, s["name"], seed, "sphere",
+                                                     s["v0"], s["w0"], s["omega"]))
+    out = fresh.parent / "still"
+    assert main(["compare", str(fresh), "--output", str(out)]) == 0
+    rows = json.loads((out / "campaign_runs.json").read_text())["rows"]
+    assert rows and not any(r["turning"] for r in rows)
+    for name in ("outcomes_vs_ic.png", "period.png"):
+        assert matplotlib.image.imread(out / name)[..., :3].std() > 0.01, name
+
+
 def test_refuses_a_run_of_another_campaign(fresh, capsys):
     path = fresh.parent / run_name("0", 2, "sphere")
     edit_parameters(path, f'id = "{CAMPAIGN_ID}"', f'id = "{OTHER_ID}"')
