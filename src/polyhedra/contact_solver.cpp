@@ -413,9 +413,7 @@ void evaluate(const Prepared& p, const std::vector<Vec3>& gamma, Workspace& w,
               const std::vector<Vec3>* rho = nullptr) {
     world_impulses(p, gamma, w.f);
     if (rho && !rho->empty()) {
-        w.moments.resize(p.nc);
-        for (std::size_t i = 0; i < p.nc; ++i)
-            w.moments[i] = p.basis[i].transpose() * (*rho)[i];
+        world_impulses(p, *rho, w.moments); // the angular impulses, C^T rho, in the world
         body_increments(p, w.f, w.dv, w.dw, &w.moments);
     } else {
         body_increments(p, w.f, w.dv, w.dw);
@@ -610,7 +608,7 @@ CcpResult solve_pgs(const Prepared& p, const ContactSolverOptions& o, double tol
                            turning ? o.sor * p.angular_step[i] : 0.0};
         g[k] = gamma[i];
         shift[k] = w.shift[i];
-        if (turning) turn[k] = rho[p.sweep[k]];
+        if (turning) turn[k] = rho[i];
     }
     std::vector<PgsBody> pb(p.nb);
     for (std::size_t k = 0; k < p.nb; ++k)
@@ -903,7 +901,6 @@ ContactSolution solve_contacts(const SolverBodies& bodies, std::span<const Solve
         out.converged = residual <= options.coulomb_tolerance * vref;
     }
     out.impulse = std::move(gamma);
-    out.angular_impulse = std::move(rho);
     out.vel = std::move(w.vel);
     out.spin = std::move(w.spin);
     return out;

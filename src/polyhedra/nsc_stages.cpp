@@ -367,7 +367,7 @@ ContactSolution solve_impulses(const Bodies& b, const InverseMasses& inverse,
     if (options.reference_speed == 0.0) options.reference_speed = problem.fastest;
     const SolverBodies bodies{inverse.inv_mass, inverse.inv_inertia, b.vel, b.spin};
     if (problem.contacts.empty())
-        return ContactSolution{{}, b.vel, b.spin, {}, 0, 0, 0.0, 0.0, 0.0, true};
+        return ContactSolution{{}, b.vel, b.spin, 0, 0, 0.0, 0.0, 0.0, true};
     return solve_contacts(bodies, problem.contacts, options);
 }
 

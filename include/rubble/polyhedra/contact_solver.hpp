@@ -102,12 +102,9 @@ struct ContactSolverOptions {
 };
 
 struct ContactSolution {
-    std::vector<Vec3> impulse; ///< N s, per contact (gamma_n, gamma_t1, gamma_t2)
-    std::vector<Vec3> vel;     ///< m/s, per body, V_free + M^-1 D gamma
-    std::vector<Vec3> spin;    ///< rad/s, per body, inertial frame
-    /// N m s, per contact (rho_n, rho_t1, rho_t2) in its frame: the rolling and twisting
-    /// resistance's angular impulse on a; empty when no contact resists rolling.
-    std::vector<Vec3> angular_impulse;
+    std::vector<Vec3> impulse;    ///< N s, per contact (gamma_n, gamma_t1, gamma_t2)
+    std::vector<Vec3> vel;        ///< m/s, per body, V_free + M^-1 D gamma
+    std::vector<Vec3> spin;       ///< rad/s, per body, inertial frame
     int iterations = 0;           ///< APGD steps or PGS sweeps, summed over the CCPs solved
     int ccp_solves = 0;           ///< CCPs solved: 1 (0 if the warm start solves it), or the
                                   ///< De Saxce passes in Coulomb mode

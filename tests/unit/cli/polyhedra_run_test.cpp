@@ -341,14 +341,13 @@ TEST(PolyhedraRun, SpheresTakeTheNonSmoothContactStepperWhenAskedAndResumeBitwis
     ASSERT_EQ(r.code, 0) << r.err;
     rubble::test::expect_same_run(whole, parts);
 
-    const auto refused = [&](const std::string& p, const std::string& key,
-                             const std::string& what) { expect_refused(dir, p, key, what); };
     const std::string out = dir.file("c.h5");
-    refused(sphere_cloud(out, nsc + "outcome = \"merge\"\n"), "collisions.outcome",
-            "neither merges nor sticks");
-    refused(cubes(out, "", "stepper = \"event_driven\"\n"), "collisions.stepper",
-            "polyhedra take \"nsc\"");
-    refused(sphere_cloud(out, "stepper = \"events\"\n"), "collisions.stepper", "events");
+    expect_refused(dir, sphere_cloud(out, nsc + "outcome = \"merge\"\n"), "collisions.outcome",
+                   "neither merges nor sticks");
+    expect_refused(dir, cubes(out, "", "stepper = \"event_driven\"\n"), "collisions.stepper",
+                   "polyhedra take \"nsc\"");
+    expect_refused(dir, sphere_cloud(out, "stepper = \"events\"\n"), "collisions.stepper",
+                   "events");
 }
 
 // Rolling and twisting resistance (collisions.mu_roll, mu_twist) with the NSC stepper's PGS
@@ -372,15 +371,13 @@ TEST(PolyhedraRun, RollingResistanceResumesBitwiseAndIsRefusedWhereItCannotAct) 
     ASSERT_EQ(r.code, 0) << r.err;
     rubble::test::expect_same_run(whole, parts);
 
-    const auto refused = [&](const std::string& p, const std::string& key,
-                             const std::string& what) { expect_refused(dir, p, key, what); };
     const std::string out = dir.file("c.h5");
-    refused(sphere_cloud(out, "solver = \"pgs\"\nmu_roll = 0.1\n"), "collisions.mu_roll",
-            "event-driven");
-    refused(sphere_cloud(out, "stepper = \"nsc\"\nmu_twist = 0.1\n"), "collisions.mu_twist",
-            "solver = \"pgs\"");
-    refused(cubes(out, "", "solver = \"pgs\"\nmu_roll = 0.1\n"), "collisions.mu_roll",
-            "polyhedra resist rolling");
-    refused(sphere_cloud(out, "stepper = \"nsc\"\nsolver = \"pgs\"\nmu_roll = -0.1\n"),
-            "collisions.mu_roll", "-0.1");
+    expect_refused(dir, sphere_cloud(out, "solver = \"pgs\"\nmu_roll = 0.1\n"),
+                   "collisions.mu_roll", "event-driven");
+    expect_refused(dir, sphere_cloud(out, "stepper = \"nsc\"\nmu_twist = 0.1\n"),
+                   "collisions.mu_twist", "solver = \"pgs\"");
+    expect_refused(dir, cubes(out, "", "solver = \"pgs\"\nmu_roll = 0.1\n"), "collisions.mu_roll",
+                   "polyhedra resist rolling");
+    expect_refused(dir, sphere_cloud(out, "stepper = \"nsc\"\nsolver = \"pgs\"\nmu_roll = -0.1\n"),
+                   "collisions.mu_roll", "-0.1");
 }
