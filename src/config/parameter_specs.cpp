@@ -399,6 +399,22 @@ std::vector<ParamSpec> make_specs() {
                     &polyhedra::ContactSolverOptions::tolerance),
                  "NSC stepper: residual of the contact conditions, relative to the fastest "
                  "contact speed, at which the solver stops"),
+        text("collisions.solver_metric",
+             at_enum(polyhedra::pgs_metric_names, &RunConfig::polyhedra,
+                     &polyhedra::PolyhedralContactConfig::solver,
+                     &polyhedra::ContactSolverOptions::metric),
+             "NSC stepper, pgs: the metric of each contact's step: uniform (one step for its "
+             "three directions, Tasora & Anitescu 2011) or diagonal (each direction its own, "
+             "the projection on the friction cone in that metric; a deep pile holds with "
+             "fewer sweeps: docs/collisions.md, \"Deep piles\")",
+             enum_names(polyhedra::pgs_metric_names)),
+        real("collisions.solver_relaxation", "",
+             at(&RunConfig::polyhedra, &polyhedra::PolyhedralContactConfig::solver,
+                &polyhedra::ContactSolverOptions::sor),
+             "NSC stepper, pgs: over-relaxation omega of each update (projected SOR); with "
+             "the uniform metric above 1 makes up part of a sphere contact's normal step, with "
+             "the diagonal one keep 1 (docs/collisions.md, \"Deep piles\")",
+             0.0, 2.0, true, true),
         non_negative("collisions.mu_roll", "",
                      at(&RunConfig::polyhedra, &polyhedra::PolyhedralContactConfig::mu_roll),
                      "NSC stepper, spheres and aggregates: rolling resistance, the largest "

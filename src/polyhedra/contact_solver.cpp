@@ -58,7 +58,12 @@ struct Prepared {
     std::vector<double> inv_weight; // 1 / g_i
     std::vector<double> cone;       // 1 / (1 + mu^2), of the projection on the cone's edge
     std::vector<double> step; // PGS only: 1 / lambda_max(N_ii) (1 / N_nn when frictionless), kg
-    std::vector<Vec3> q;      // D^T V_free - C v_wall + b_n e_n, m/s
+    // PGS with the diagonal metric (PgsMetric::diagonal; else empty): the tangential step
+    // 1 / (lambda~ N_tt) (step then holds the normal one, 1 / (lambda~ N_nn)), and the cone of
+    // the scaled impulses (gamma_n, ratio gamma_t), ratio = sqrt(N_tt / N_nn): its friction
+    // mu ratio and 1 / (1 + (mu ratio)^2).
+    std::vector<double> step_t, ratio, mu_scaled, cone_scaled;
+    std::vector<Vec3> q; // D^T V_free - C v_wall + b_n e_n, m/s
     // The contacts of each body (CSR, in contact order): entry 2 i for side a, 2 i + 1 for b.
     std::vector<std::size_t> first, entries;
     // PGS only: the contacts in units (runs of consecutive contacts of one pair of bodies:
@@ -247,7 +252,8 @@ void colour_units(Prepared& p) {
     p.unit_pos.push_back(p.sweep.size());
 }
 
-Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> contacts, bool pgs) {
+Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> contacts, bool pgs,
+                 bool diagonal) {
     check_bodies(bodies);
     Prepared p;
     p.bodies = &bodies;
@@ -264,6 +270,12 @@ Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> cont
     p.inv_weight.resize(p.nc);
     p.cone.resize(p.nc);
     if (pgs) p.step.resize(p.nc);
+    if (pgs && diagonal) {
+        p.step_t.resize(p.nc);
+        p.ratio.resize(p.nc);
+        p.mu_scaled.resize(p.nc);
+        p.cone_scaled.resize(p.nc);
+    }
     p.q.resize(p.nc);
     const bool turning = std::any_of(contacts.begin(), contacts.end(), resists_turning);
     if (turning) {
@@ -306,10 +318,30 @@ Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> cont
         p.cone[i] = 1.0 / (1.0 + c.mu * c.mu);
         if (pgs && c.mu == 0) {
             p.step[i] = 1.0 / block(0, 0);
-        } else if (pgs) {
+        } else if (pgs && !diagonal) {
             Eigen::SelfAdjointEigenSolver<Mat3> eigen;
             eigen.computeDirect(block, Eigen::EigenvaluesOnly);
             p.step[i] = 1.0 / eigen.eigenvalues().maxCoeff();
+        } else if (pgs) {
+            // The metric lambda~ diag(N_nn, N_tt, N_tt), lambda~ the largest eigenvalue of the
+            // block scaled by that diagonal (1 where the block is diagonal: spheres).
+            const double nn = block(0, 0), tt = 0.5 * (block(1, 1) + block(2, 2));
+            const Vec3 scale(1.0 / std::sqrt(nn), 1.0 / std::sqrt(tt), 1.0 / std::sqrt(tt));
+            const Mat3 scaled = scale.asDiagonal() * block * scale.asDiagonal();
+            Eigen::SelfAdjointEigenSolver<Mat3> eigen;
+            eigen.computeDirect(scaled, Eigen::EigenvaluesOnly);
+            const double largest = eigen.eigenvalues().maxCoeff();
+            p.step[i] = 1.0 / (largest * nn);
+            p.step_t[i] = 1.0 / (largest * tt);
+            p.ratio[i] = std::sqrt(tt / nn);
+            p.mu_scaled[i] = c.mu * p.ratio[i];
+            p.cone_scaled[i] = 1.0 / (1.0 + p.mu_scaled[i] * p.mu_scaled[i]);
+        }
+        if (pgs && diagonal && c.mu == 0) { // frictionless: the normal step alone matters
+            p.step_t[i] = p.step[i];
+            p.ratio[i] = 1.0;
+            p.mu_scaled[i] = 0.0;
+            p.cone_scaled[i] = 1.0;
         }
         p.q[i] = relative_velocity(p, i, bodies.vel.data(), bodies.spin.data()) + p.offset[i];
         if (turning && resists_turning(c)) {
@@ -545,8 +577,11 @@ struct CcpResult {
 struct PgsContact {
     Mat3 basis;
     Vec3 r_a, r_b, offset;
-    double step, mu, cone; // step: omega / lambda_max(N_ii)
-    std::size_t a, b;      // b == nb: a wall
+    double step, mu, cone; // step: omega / lambda_max(N_ii) (diagonal metric: the normal one)
+    // The diagonal metric (Prepared::step_t ...): omega times the tangential step, the ratio
+    // that scales the tangential impulse, and the scaled cone.
+    double step_t, ratio, mu_scaled, cone_scaled;
+    std::size_t a, b; // b == nb: a wall
     // Rolling resistance (Prepared::roll ...; angular_step 0: none at this contact).
     double roll, twist, lever, angular_step;
 };
@@ -586,6 +621,7 @@ CcpResult solve_pgs(const Prepared& p, const ContactSolverOptions& o, double tol
     if (res <= tolerance) return {0, res, true};
 
     const bool parallel = p.nc >= parallel_min;
+    const bool diagonal = o.metric == PgsMetric::diagonal;
     const bool turning = !rho.empty();
     std::vector<PgsContact> pc(p.nc);
     std::vector<Vec3> g(p.nc), turn(turning ? p.nc : 0);
@@ -600,6 +636,10 @@ CcpResult solve_pgs(const Prepared& p, const ContactSolverOptions& o, double tol
                            o.sor * p.step[i],
                            p.mu[i],
                            p.cone[i],
+                           diagonal ? o.sor * p.step_t[i] : 0.0,
+                           diagonal ? p.ratio[i] : 1.0,
+                           diagonal ? p.mu_scaled[i] : 0.0,
+                           diagonal ? p.cone_scaled[i] : 1.0,
                            p.a[i],
                            p.b[i],
                            turning ? p.roll[i] : 0.0,
@@ -639,9 +679,22 @@ CcpResult solve_pgs(const Prepared& p, const ContactSolverOptions& o, double tol
         if (local_shift) shift[k] = c.mu * y.tail<2>().norm();
         y.x() += shift[k];
         const Vec3 old = g[k];
-        g[k] = project_on(c.mu, c.cone, old - c.step * y);
+        double moved2 = 0;
+        if (!diagonal) {
+            g[k] = project_on(c.mu, c.cone, old - c.step * y);
+            moved2 = (g[k] - old).squaredNorm() / (c.step * c.step);
+        } else {
+            // The step in the metric, then the projection on K in it: on the scaled cone in
+            // the scaled impulses (gamma_n, ratio gamma_t).
+            const double n = old.x() - c.step * y.x();
+            const Eigen::Vector2d t = c.ratio * (old.tail<2>() - c.step_t * y.tail<2>());
+            const Vec3 scaled = project_on(c.mu_scaled, c.cone_scaled, Vec3(n, t.x(), t.y()));
+            g[k] = Vec3(scaled.x(), scaled.y() / c.ratio, scaled.z() / c.ratio);
+            const Vec3 moved = g[k] - old;
+            moved2 = moved.x() * moved.x() / (c.step * c.step) +
+                     moved.tail<2>().squaredNorm() / (c.step_t * c.step_t);
+        }
         const Vec3 change = g[k] - old;
-        const double moved2 = change.squaredNorm() / (c.step * c.step);
         sweep = moved2 > sweep || moved2 != moved2 ? moved2 : sweep;
         const Vec3 f = c.basis.transpose() * change;
         ba.v += ba.inv_mass * f;
@@ -835,7 +888,8 @@ std::pair<Vec3, Vec3> tangent_basis(const Vec3& n) {
 ContactSolution solve_contacts(const SolverBodies& bodies, std::span<const SolverContact> contacts,
                                const ContactSolverOptions& options) {
     check_options(options);
-    const Prepared p = prepare(bodies, contacts, options.method == ContactMethod::pgs);
+    const Prepared p = prepare(bodies, contacts, options.method == ContactMethod::pgs,
+                               options.metric == PgsMetric::diagonal);
     ContactSolution out;
     std::vector<Vec3> gamma(p.nc);
     for (std::size_t i = 0; i < p.nc; ++i)

@@ -36,6 +36,13 @@ void check_polyhedral_contact_config(const PolyhedralContactConfig& c) {
         throw KeyError(c.mu_roll > 0.0 ? "collisions.mu_roll" : "collisions.mu_twist",
                        c.mu_roll > 0.0 ? c.mu_roll : c.mu_twist,
                        "rolling and twisting resistance need collisions.solver = \"pgs\"");
+    if (c.solver.sor != 1.0 && c.solver.method != ContactMethod::pgs)
+        throw KeyError("collisions.solver_relaxation", c.solver.sor,
+                       "over-relaxation is of PGS's sweeps: it needs collisions.solver = \"pgs\"");
+    if (c.solver.metric != PgsMetric::uniform && c.solver.method != ContactMethod::pgs)
+        throw KeyError("collisions.solver_metric",
+                       std::string(enum_name(pgs_metric_names, c.solver.metric)),
+                       "the metric is of PGS's steps: it needs collisions.solver = \"pgs\"");
     for (const boundaries::FixedHull& f : c.fixed_hulls) {
         const auto fail = [&](const std::string& what) {
             throw InputError("collisions: " + f.name + ": " + what);

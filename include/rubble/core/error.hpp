@@ -22,6 +22,9 @@ class KeyError : public InputError {
 public:
     KeyError(const std::string& key, double value, const std::string& reason)
         : InputError(key + " = " + text(value) + ": " + reason), key_(key), reason_(reason) {}
+    /// A bad value of a key that takes a name ("collisions.solver_metric = \"diagonal\": ...").
+    KeyError(const std::string& key, const std::string& value, const std::string& reason)
+        : InputError(key + " = \"" + value + "\": " + reason), key_(key), reason_(reason) {}
     [[nodiscard]] const std::string& key() const { return key_; }
     [[nodiscard]] const std::string& reason() const { return reason_; }
 

@@ -83,6 +83,27 @@ enum class ContactMethod {
 inline constexpr EnumNames<ContactMethod, 2> contact_method_names{
     {{"apgd", ContactMethod::apgd}, {"pgs", ContactMethod::pgs}}};
 
+/// The metric of PGS's step at each contact (collisions.solver_metric). Each visit of contact i
+/// is one projected gradient step on its 3x3 Delassus block N_ii; any positive metric keeps the
+/// fixed point the CCP's (a projection in that metric onto K), so the choice only sets how fast
+/// the sweeps converge.
+enum class PgsMetric {
+    /// one scalar step 1 / lambda_max(N_ii) for all three directions, the projection on K
+    /// Euclidean (Tasora & Anitescu 2011): the normal direction of a sphere contact then moves
+    /// by N_nn / lambda_max = 2/7 of its Gauss-Seidel step
+    uniform,
+    /// the step diag(N_nn, N_tt, N_tt)^-1 / lambda_max(N~), N_tt the tangents' mean and N~ the
+    /// block scaled by that diagonal, with the projection on K in the metric diag(N_nn, N_tt,
+    /// N_tt) (on a cone of friction mu sqrt(N_tt / N_nn) in scaled impulses): exact block
+    /// Gauss-Seidel where N_ii is diagonal in the contact frame (spheres). Both metrics M are
+    /// at least N_ii, so each visit decreases the CCP's quadratic for relaxations omega in
+    /// (0, 2) (M / omega - N_ii / 2 positive definite: a proximal block coordinate descent)
+    diagonal,
+};
+
+inline constexpr EnumNames<PgsMetric, 2> pgs_metric_names{
+    {{"uniform", PgsMetric::uniform}, {"diagonal", PgsMetric::diagonal}}};
+
 /// The initialisers of method, max_iterations, tolerance and coulomb_max_iterations are the
 /// defaults of collisions.solver, solver_iterations, solver_tolerance and solver_passes
 /// (config/parameter_specs.cpp takes them from here).
@@ -92,7 +113,8 @@ struct ContactSolverOptions {
     /// The CCP's residual (relative, see above) at which a CCP is solved, > 0: the stopping
     /// rule of the relaxed mode.
     double tolerance = 1e-6;
-    double sor = 1.0;               ///< PGS relaxation omega, in (0, 2)
+    double sor = 1.0;                      ///< PGS relaxation omega, in (0, 2)
+    PgsMetric metric = PgsMetric::uniform; ///< PGS: the metric of each contact's step
     bool coulomb = true;            ///< De Saxce fixed point: Coulomb's law instead of the CCP's
     int coulomb_max_iterations = 5; ///< CCPs solved at most in Coulomb mode, >= 1
     /// The residual of Coulomb's law (the shift taken from the impulses themselves) at which

@@ -44,6 +44,11 @@ TEST(Ferrari2020Setup, TheCloudIsThePapersAndEveryModelSharesOneContactLawAndGra
     EXPECT_EQ(rc.collisions.mu, 0.6);
     EXPECT_EQ(rc.collisions.eps_n, 0.0);
     EXPECT_EQ(rc.gravity.aggregates, gravity::AggregateGravity::centres);
+    // A pile of 1e4 grains rests only with PGS's diagonal metric (docs/collisions.md, "Deep
+    // piles"): the uniform step leaves it breathing at 1e-2 of its escape speed.
+    EXPECT_EQ(rc.polyhedra.solver.method, polyhedra::ContactMethod::pgs);
+    EXPECT_EQ(rc.polyhedra.solver.metric, polyhedra::PgsMetric::diagonal);
+    EXPECT_EQ(rc.polyhedra.solver.sor, 1.0) << "over-relaxing the diagonal metric diverges";
     // The reading of the size must leave room to place the grains at random: their bounding
     // spheres fill n (r / R)^3 = 0.27 of the ball, below the 0.38 at which random sequential
     // addition of spheres jams (Torquato & Stillinger 2010); read as the radius, 2.2.

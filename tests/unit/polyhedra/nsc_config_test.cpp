@@ -57,6 +57,20 @@ TEST(NscConfig, RefusesValuesOutOfRangeNamingThem) {
     polyhedra::check_nsc_config(c); // and the same hull placed properly passes
 }
 
+TEST(NscConfig, PgsOnlySettingsAreRefusedWithApgd) {
+    // The relaxation and the metric are of PGS's sweeps; APGD would silently ignore them.
+    polyhedra::NscConfig c;
+    c.solver.method = polyhedra::ContactMethod::apgd;
+    c.solver.sor = 1.5;
+    expect_refused(c, "collisions.solver_relaxation = 1.5: over-relaxation is of PGS's sweeps");
+    c.solver.sor = 1.0;
+    c.solver.metric = polyhedra::PgsMetric::diagonal;
+    expect_refused(c, "collisions.solver_metric = \"diagonal\": the metric is of PGS's steps");
+    c.solver.method = polyhedra::ContactMethod::pgs;
+    c.solver.sor = 1.5;
+    polyhedra::check_nsc_config(c); // both with PGS pass
+}
+
 TEST(NscConfig, AFixedHullTooSmallForTheMarginIsNamedOnTheFirstStep) {
     polyhedra::NscConfig c;
     c.margin = 0.01; // m: a 5 cm cube has room for it, a 1 cm cube none
