@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rubble/collisions/find_overlaps.hpp"
+#include "rubble/collisions/shape_overlaps.hpp"
 #include "rubble/core/error.hpp"
 
 namespace rubble::ic {
@@ -57,6 +58,25 @@ void validate_bodies(const Bodies& b, const std::string& origin, double overlap_
                 origin, id, "inertia " + vec_text(b.inertia[i]) + " must be finite and > 0"));
         if (!(std::abs(b.orientation[i].norm() - 1.0) < 1e-6))
             throw InputError(body_error(origin, id, "orientation is not a unit quaternion"));
+    }
+    if (!b.all_free_spheres()) {
+        // Aggregates and polyhedra: their shapes, not their bounding spheres, must not overlap
+        // (a settled pile's bounding spheres do: collisions/shape_overlaps.hpp).
+        const std::vector<collisions::ShapeOverlap> shapes =
+            collisions::find_shape_overlaps(b, overlap_tolerance);
+        if (shapes.empty()) return;
+        const collisions::ShapeOverlap& o =
+            *std::max_element(shapes.begin(), shapes.end(), [](const auto& x, const auto& y) {
+                return x.depth / x.scale < y.depth / y.scale;
+            });
+        std::ostringstream os;
+        os << origin << ": " << shapes.size()
+           << " pair(s) of bodies whose shapes overlap; deepest: ids "
+           << b.id[static_cast<std::size_t>(o.i)] << " and " << b.id[static_cast<std::size_t>(o.j)]
+           << " overlap by " << o.depth << " m (" << o.depth / o.scale
+           << " of their shapes' radii; collisions.overlap_tolerance = " << overlap_tolerance
+           << ")";
+        throw InputError(os.str());
     }
     const std::vector<collisions::Overlap> overlaps =
         collisions::find_overlaps(b, overlap_tolerance);

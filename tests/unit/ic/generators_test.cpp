@@ -5,6 +5,9 @@
 
 #include "rubble/collisions/find_overlaps.hpp"
 #include "rubble/core/error.hpp"
+#include "rubble/core/polyhedron.hpp"
+#include "rubble/core/rigid_body.hpp"
+#include "rubble/ic/aggregates.hpp"
 #include "rubble/ic/generators.hpp"
 #include "rubble/ic/validate.hpp"
 #include "rubble/integrate/diagnostics.hpp"
@@ -167,6 +170,45 @@ TEST(Validate, OverlapNamesThePairAndTheDepth) {
     } catch (const InputError& e) {
         const std::string msg = e.what();
         EXPECT_NE(msg.find("ids 10 and 30 overlap by 0.5 m"), std::string::npos) << msg;
+    }
+}
+
+TEST(Validate, AggregatesAndPolyhedraAreCheckedByTheirShapes) {
+    // A settled pile's grains have their bounding spheres deep in each other while their
+    // shapes only touch: that starts a run; shapes in each other do not, named with the depth.
+    const std::vector<SpherePart> pair = {{Vec3(-1, 0, 0), 1.0, 1.0}, {Vec3(1, 0, 0), 1.0, 1.0}};
+    const auto dumbbells = [&](double dy) { // side by side along y, bounding radius 2 each
+        Bodies b;
+        add_rigid_body(b, 1, pair, Vec3::Zero(), Vec3::Zero(), Vec3::Zero());
+        add_rigid_body(b, 2, pair, Vec3(0, dy, 0), Vec3::Zero(), Vec3::Zero());
+        return b;
+    };
+    validate_bodies(dumbbells(2.0), "f.h5"); // touching, bounding spheres 2 m deep
+    try {
+        validate_bodies(dumbbells(1.8), "f.h5");
+        FAIL() << "overlapping aggregates accepted";
+    } catch (const InputError& e) {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find("f.h5: 1 pair(s) of bodies whose shapes overlap; deepest: ids 1 and 2 "
+                           "overlap by 0.2 m"),
+                  std::string::npos)
+            << msg;
+    }
+    const auto cubes = [](double dx) { // side 2, bounding radius sqrt 3, faces dx - 2 apart
+        Bodies b;
+        const auto shape = b.add_hull_shape(shapes::make_polyhedron(box_hull(Vec3::Constant(2.0))));
+        add_polyhedron(b, 5, shape, 1000.0, Vec3::Zero(), Vec3::Zero(), Vec3::Zero());
+        add_polyhedron(b, 6, shape, 1000.0, Vec3(dx, 0, 0), Vec3::Zero(), Vec3::Zero());
+        return b;
+    };
+    validate_bodies(cubes(2.0 + 1e-9), "f.h5"); // bounding spheres 1.46 m deep
+    validate_bodies(cubes(1.99), "f.h5", 0.01); // 0.01 m deep, within 1 % of the radii
+    try {
+        validate_bodies(cubes(1.9), "f.h5");
+        FAIL() << "overlapping hulls accepted";
+    } catch (const InputError& e) {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find("ids 5 and 6 overlap by 0.1"), std::string::npos) << msg;
     }
 }
 

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+#include "rubble/collisions/shape_overlaps.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <map>
+#include <utility>
+
+#include "rubble/core/rigid_body.hpp"
+#include "rubble/polyhedra/broad_phase.hpp"
+#include "rubble/polyhedra/epa.hpp"
+#include "rubble/polyhedra/gjk.hpp"
+#include "rubble/polyhedra/point3_eigen.hpp"
+#include "rubble/polyhedra/support.hpp"
+
+namespace rubble::collisions {
+namespace {
+
+using polyhedra::Point3;
+using polyhedra::WorldPolytopeSupport;
+
+// Every shape in the world: the spheres (rows of b.spheres) first, then the hulls (rows of
+// b.hulls) with their world vertices, each with its centre, radius (a hull's: its body's
+// bounding radius) and body row.
+struct WorldShapes {
+    std::size_t spheres = 0;
+    std::vector<Vec3> centre;
+    std::vector<double> radius;
+    std::vector<std::size_t> body;
+    std::vector<Point3> vertices;         // hull by hull
+    std::vector<std::size_t> first = {0}; // hull h: vertices first[h] .. first[h + 1] - 1
+
+    [[nodiscard]] WorldPolytopeSupport hull(std::size_t k) const {
+        const std::size_t h = k - spheres;
+        return {vertices.data() + first[h], static_cast<int>(first[h + 1] - first[h])};
+    }
+};
+
+WorldShapes place(const Bodies& b) {
+    WorldShapes s;
+    s.spheres = b.spheres.size();
+    for (std::size_t k = 0; k < s.spheres; ++k) {
+        s.centre.push_back(sphere_centre(b, k));
+        s.radius.push_back(b.spheres.radius[k]);
+        s.body.push_back(static_cast<std::size_t>(b.spheres.body[k]));
+    }
+    if (b.hulls.size() == 0) return s;
+    const HullShapes& catalogue = b.hull_shapes();
+    for (std::size_t h = 0; h < b.hulls.size(); ++h) {
+        const auto k = static_cast<std::size_t>(b.hulls.body[h]);
+        s.centre.push_back(b.pos[k]);
+        s.radius.push_back(b.radius[k]);
+        s.body.push_back(k);
+        const Mat3 rot = b.orientation[k].toRotationMatrix();
+        for (const Vec3& v : catalogue[static_cast<std::size_t>(b.hulls.shape[h])].hull.vertices)
+            s.vertices.push_back(polyhedra::to_point3(b.pos[k] + rot * v));
+        s.first.push_back(s.vertices.size());
+    }
+    return s;
+}
+
+// How deep shapes i < j are in each other (m; <= 0 apart).
+double depth_of(const WorldShapes& s, std::size_t i, std::size_t j) {
+    const double gap = (s.centre[i] - s.centre[j]).norm() - (s.radius[i] + s.radius[j]);
+    if (j < s.spheres) return -gap; // two spheres: exact
+    const Point3 towards = polyhedra::to_point3(s.centre[i] - s.centre[j]);
+    if (i >= s.spheres) { // two hulls: GJK says whether, EPA how deep
+        const polyhedra::GjkResult g = polyhedra::gjk_distance(s.hull(j), s.hull(i), towards);
+        if (!g.overlap) return -g.distance;
+        return polyhedra::penetration_depth(s.hull(j), s.hull(i), towards).depth;
+    }
+    // Sphere i and hull j: the sphere's radius less the hull's distance from its centre, or
+    // plus the centre's depth inside the hull.
+    const Point3 centre = polyhedra::to_point3(s.centre[i]);
+    const WorldPolytopeSupport point{&centre, 1};
+    const polyhedra::GjkResult g = polyhedra::gjk_distance(s.hull(j), point, towards);
+    if (!g.overlap) return s.radius[i] - g.distance;
+    return s.radius[i] + polyhedra::penetration_depth(s.hull(j), point, towards).depth;
+}
+
+} // namespace
+
+std::vector<ShapeOverlap> find_shape_overlaps(const Bodies& b, double tolerance) {
+    const WorldShapes s = place(b);
+    const auto pairs = polyhedra::sphere_pairs(s.centre, s.radius);
+    std::map<std::pair<std::size_t, std::size_t>, ShapeOverlap> deepest;
+    for (const auto& [pi, pj] : pairs) {
+        const auto i = static_cast<std::size_t>(pi), j = static_cast<std::size_t>(pj);
+        if (s.body[i] == s.body[j]) continue; // one rigid body
+        const double depth = depth_of(s, i, j);
+        const double scale = s.radius[i] + s.radius[j];
+        if (!(depth > tolerance * scale)) continue;
+        const std::size_t a = std::min(s.body[i], s.body[j]), c = std::max(s.body[i], s.body[j]);
+        const ShapeOverlap o{static_cast<std::int32_t>(a), static_cast<std::int32_t>(c), depth,
+                             scale};
+        const auto [at, fresh] = deepest.try_emplace({a, c}, o);
+        if (!fresh && depth > at->second.depth) at->second = o;
+    }
+    std::vector<ShapeOverlap> out;
+    out.reserve(deepest.size());
+    for (const auto& entry : deepest)
+        out.push_back(entry.second);
+    return out;
+}
+
+} // namespace rubble::collisions
