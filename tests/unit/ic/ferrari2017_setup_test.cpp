@@ -61,6 +61,10 @@ TEST(Ferrari2017Setup, TheSweepIsThePapersSetsAtSeveralLevelsOfItsMaxima) {
     EXPECT_EQ(rc.dt, 10.0);
     // Every grain one mass point, as the paper's code (and rubble's polyhedra) take them.
     EXPECT_EQ(rc.gravity.aggregates, gravity::AggregateGravity::centres);
+    // One solve for the three models, PGS with the diagonal metric (docs/collisions.md, "Deep
+    // piles"), as params/ferrari2020/.
+    EXPECT_EQ(rc.polyhedra.solver.method, polyhedra::ContactMethod::pgs);
+    EXPECT_EQ(rc.polyhedra.solver.metric, polyhedra::PgsMetric::diagonal);
 }
 
 TEST(Ferrari2017Setup, TheBouldersAreThePapersSizesDensitySpeedsAndSpins) {
