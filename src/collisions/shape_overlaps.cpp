@@ -7,7 +7,7 @@
 #include <map>
 #include <utility>
 
-#include "rubble/core/rigid_body.hpp"
+#include "rubble/collisions/world_shapes.hpp"
 #include "rubble/polyhedra/broad_phase.hpp"
 #include "rubble/polyhedra/epa.hpp"
 #include "rubble/polyhedra/gjk.hpp"
@@ -19,46 +19,6 @@ namespace {
 
 using polyhedra::Point3;
 using polyhedra::WorldPolytopeSupport;
-
-// Every shape in the world: the spheres (rows of b.spheres) first, then the hulls (rows of
-// b.hulls) with their world vertices, each with its centre, radius (a hull's: its body's
-// bounding radius) and body row.
-struct WorldShapes {
-    std::size_t spheres = 0;
-    std::vector<Vec3> centre;
-    std::vector<double> radius;
-    std::vector<std::size_t> body;
-    std::vector<Point3> vertices;         // hull by hull
-    std::vector<std::size_t> first = {0}; // hull h: vertices first[h] .. first[h + 1] - 1
-
-    [[nodiscard]] WorldPolytopeSupport hull(std::size_t k) const {
-        const std::size_t h = k - spheres;
-        return {vertices.data() + first[h], static_cast<int>(first[h + 1] - first[h])};
-    }
-};
-
-WorldShapes place(const Bodies& b) {
-    WorldShapes s;
-    s.spheres = b.spheres.size();
-    for (std::size_t k = 0; k < s.spheres; ++k) {
-        s.centre.push_back(sphere_centre(b, k));
-        s.radius.push_back(b.spheres.radius[k]);
-        s.body.push_back(static_cast<std::size_t>(b.spheres.body[k]));
-    }
-    if (b.hulls.size() == 0) return s;
-    const HullShapes& catalogue = b.hull_shapes();
-    for (std::size_t h = 0; h < b.hulls.size(); ++h) {
-        const auto k = static_cast<std::size_t>(b.hulls.body[h]);
-        s.centre.push_back(b.pos[k]);
-        s.radius.push_back(b.radius[k]);
-        s.body.push_back(k);
-        const Mat3 rot = b.orientation[k].toRotationMatrix();
-        for (const Vec3& v : catalogue[static_cast<std::size_t>(b.hulls.shape[h])].hull.vertices)
-            s.vertices.push_back(polyhedra::to_point3(b.pos[k] + rot * v));
-        s.first.push_back(s.vertices.size());
-    }
-    return s;
-}
 
 // How deep shapes i < j are in each other (m; <= 0 apart).
 double depth_of(const WorldShapes& s, std::size_t i, std::size_t j) {
@@ -82,7 +42,7 @@ double depth_of(const WorldShapes& s, std::size_t i, std::size_t j) {
 } // namespace
 
 std::vector<ShapeOverlap> find_shape_overlaps(const Bodies& b, double tolerance) {
-    const WorldShapes s = place(b);
+    const WorldShapes s = place_world_shapes(b);
     const auto pairs = polyhedra::sphere_pairs(s.centre, s.radius);
     std::map<std::pair<std::size_t, std::size_t>, ShapeOverlap> deepest;
     for (const auto& [pi, pj] : pairs) {

@@ -8,6 +8,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "rubble/collisions/world_shapes.hpp"
 #include "rubble/core/rigid_body.hpp"
 #include "rubble/polyhedra/broad_phase.hpp"
 #include "rubble/polyhedra/gjk.hpp"
@@ -19,44 +20,7 @@ namespace {
 
 using polyhedra::Point3;
 
-// The contact shapes of all bodies as one list for the broad phase: the spheres first (rows of
-// b.spheres), then the hulls (rows of b.hulls), each with its world centre and radius (a
-// hull's: its body's centre of mass and bounding radius).
-struct Shapes {
-    std::size_t spheres = 0;
-    std::vector<Vec3> centre;             // m
-    std::vector<double> radius;           // m
-    std::vector<std::size_t> body;        // body row
-    std::vector<Point3> vertices;         // m, every hull's world vertices, hull by hull
-    std::vector<std::size_t> first = {0}; // hull h's vertices: first[h] .. first[h + 1] - 1
-};
-
-Shapes place_shapes(const Bodies& b) {
-    Shapes s;
-    s.spheres = b.spheres.size();
-    const std::size_t n = s.spheres + b.hulls.size();
-    s.centre.resize(n);
-    s.radius.resize(n);
-    s.body.resize(n);
-    for (std::size_t k = 0; k < s.spheres; ++k) {
-        s.centre[k] = sphere_centre(b, k);
-        s.radius[k] = b.spheres.radius[k];
-        s.body[k] = static_cast<std::size_t>(b.spheres.body[k]);
-    }
-    const HullShapes& catalogue = b.hull_shapes();
-    for (std::size_t h = 0; h < b.hulls.size(); ++h) {
-        const auto k = static_cast<std::size_t>(b.hulls.body[h]);
-        s.centre[s.spheres + h] = b.pos[k];
-        s.radius[s.spheres + h] = b.radius[k];
-        s.body[s.spheres + h] = k;
-        const Mat3 rot = b.orientation[k].toRotationMatrix();
-        // As the analysis places them (reader.py, world_vertices): x + R v.
-        for (const Vec3& v : catalogue[static_cast<std::size_t>(b.hulls.shape[h])].hull.vertices)
-            s.vertices.push_back(polyhedra::to_point3(b.pos[k] + rot * v));
-        s.first.push_back(s.vertices.size());
-    }
-    return s;
-}
+using collisions::WorldShapes;
 
 // contacts.py, hull_gap_within: whether the hull of `a` and the convex set of `b` (a hull, or a
 // sphere's centre with `radius` > 0) are at most `limit` apart, overlapping ones included. GJK
@@ -72,7 +36,7 @@ bool hull_gap_within(const polyhedra::WorldPolytopeSupport& a,
 }
 
 // Whether shapes i < j (indices into s) are in contact, by the definitions of contacts.py.
-bool in_contact(const Shapes& s, std::size_t i, std::size_t j, double tolerance) {
+bool in_contact(const WorldShapes& s, std::size_t i, std::size_t j, double tolerance) {
     if (s.body[i] == s.body[j]) return false; // one rigid body: not a contact
     const double ri = s.radius[i], rj = s.radius[j];
     const double limit = tolerance * std::min(ri, rj);
@@ -81,11 +45,7 @@ bool in_contact(const Shapes& s, std::size_t i, std::size_t j, double tolerance)
     const double gap = (s.centre[i] - s.centre[j]).norm() - (ri + rj);
     if (!(gap <= limit)) return false;
     if (j < s.spheres) return true; // two spheres
-    const auto hull = [&](std::size_t k) {
-        const std::size_t h = k - s.spheres;
-        return polyhedra::WorldPolytopeSupport{s.vertices.data() + s.first[h],
-                                               static_cast<int>(s.first[h + 1] - s.first[h])};
-    };
+    const auto hull = [&](std::size_t k) { return s.hull(k); };
     const Point3 towards = polyhedra::to_point3(s.centre[i] - s.centre[j]);
     if (i >= s.spheres) return hull_gap_within(hull(j), hull(i), towards, limit, 0.0);
     // Sphere i against hull j: the hull's distance from the sphere's centre.
@@ -116,7 +76,7 @@ std::vector<std::int64_t> aggregate_labels(const Bodies& b, double tolerance) {
     if (!(tolerance > -1.0) || !std::isfinite(tolerance))
         throw std::invalid_argument("aggregate_labels: tolerance = " + std::to_string(tolerance) +
                                     ": must be finite and > -1");
-    const Shapes s = place_shapes(b);
+    const WorldShapes s = collisions::place_world_shapes(b);
     // Candidates: bounding spheres grown by the tolerance meet. gap <= T min(Ri, Rj) implies
     // |d| <= (Ri + Rj)(1 + T); the extra 1e-12 keeps pairs at exactly that distance in against
     // the round-off of |d|^2 (the exact test decides).
