@@ -22,8 +22,8 @@ using polyhedra::WorldPolytopeSupport;
 
 // How deep shapes i < j are in each other (m; <= 0 apart).
 double depth_of(const WorldShapes& s, std::size_t i, std::size_t j) {
-    const double gap = (s.centre[i] - s.centre[j]).norm() - (s.radius[i] + s.radius[j]);
-    if (j < s.spheres) return -gap; // two spheres: exact
+    if (j < s.spheres) // two spheres: exact
+        return s.radius[i] + s.radius[j] - (s.centre[i] - s.centre[j]).norm();
     const Point3 towards = polyhedra::to_point3(s.centre[i] - s.centre[j]);
     if (i >= s.spheres) { // two hulls: GJK says whether, EPA how deep
         const polyhedra::GjkResult g = polyhedra::gjk_distance(s.hull(j), s.hull(i), towards);

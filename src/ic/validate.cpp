@@ -65,10 +65,10 @@ void validate_bodies(const Bodies& b, const std::string& origin, double overlap_
         const std::vector<collisions::ShapeOverlap> shapes =
             collisions::find_shape_overlaps(b, overlap_tolerance);
         if (shapes.empty()) return;
+        // The deepest, as for spheres below and as find_shape_overlaps keeps each pair's.
         const collisions::ShapeOverlap& o =
-            *std::max_element(shapes.begin(), shapes.end(), [](const auto& x, const auto& y) {
-                return x.depth / x.scale < y.depth / y.scale;
-            });
+            *std::max_element(shapes.begin(), shapes.end(),
+                              [](const auto& x, const auto& y) { return x.depth < y.depth; });
         std::ostringstream os;
         os << origin << ": " << shapes.size()
            << " pair(s) of bodies whose shapes overlap; deepest: ids "

@@ -318,6 +318,12 @@ Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> cont
         p.cone[i] = 1.0 / (1.0 + c.mu * c.mu);
         if (pgs && c.mu == 0) {
             p.step[i] = 1.0 / block(0, 0);
+            if (diagonal) { // frictionless: the normal step alone matters
+                p.step_t[i] = p.step[i];
+                p.ratio[i] = 1.0;
+                p.mu_scaled[i] = 0.0;
+                p.cone_scaled[i] = 1.0;
+            }
         } else if (pgs && !diagonal) {
             Eigen::SelfAdjointEigenSolver<Mat3> eigen;
             eigen.computeDirect(block, Eigen::EigenvaluesOnly);
@@ -336,12 +342,6 @@ Prepared prepare(const SolverBodies& bodies, std::span<const SolverContact> cont
             p.ratio[i] = std::sqrt(tt / nn);
             p.mu_scaled[i] = c.mu * p.ratio[i];
             p.cone_scaled[i] = 1.0 / (1.0 + p.mu_scaled[i] * p.mu_scaled[i]);
-        }
-        if (pgs && diagonal && c.mu == 0) { // frictionless: the normal step alone matters
-            p.step_t[i] = p.step[i];
-            p.ratio[i] = 1.0;
-            p.mu_scaled[i] = 0.0;
-            p.cone_scaled[i] = 1.0;
         }
         p.q[i] = relative_velocity(p, i, bodies.vel.data(), bodies.spin.data()) + p.offset[i];
         if (turning && resists_turning(c)) {
@@ -679,10 +679,8 @@ CcpResult solve_pgs(const Prepared& p, const ContactSolverOptions& o, double tol
         if (local_shift) shift[k] = c.mu * y.tail<2>().norm();
         y.x() += shift[k];
         const Vec3 old = g[k];
-        double moved2 = 0;
         if (!diagonal) {
             g[k] = project_on(c.mu, c.cone, old - c.step * y);
-            moved2 = (g[k] - old).squaredNorm() / (c.step * c.step);
         } else {
             // The step in the metric, then the projection on K in it: on the scaled cone in
             // the scaled impulses (gamma_n, ratio gamma_t).
@@ -690,11 +688,12 @@ CcpResult solve_pgs(const Prepared& p, const ContactSolverOptions& o, double tol
             const Eigen::Vector2d t = c.ratio * (old.tail<2>() - c.step_t * y.tail<2>());
             const Vec3 scaled = project_on(c.mu_scaled, c.cone_scaled, Vec3(n, t.x(), t.y()));
             g[k] = Vec3(scaled.x(), scaled.y() / c.ratio, scaled.z() / c.ratio);
-            const Vec3 moved = g[k] - old;
-            moved2 = moved.x() * moved.x() / (c.step * c.step) +
-                     moved.tail<2>().squaredNorm() / (c.step_t * c.step_t);
         }
         const Vec3 change = g[k] - old;
+        const double moved2 = !diagonal
+                                  ? change.squaredNorm() / (c.step * c.step)
+                                  : change.x() * change.x() / (c.step * c.step) +
+                                        change.tail<2>().squaredNorm() / (c.step_t * c.step_t);
         sweep = moved2 > sweep || moved2 != moved2 ? moved2 : sweep;
         const Vec3 f = c.basis.transpose() * change;
         ba.v += ba.inv_mass * f;

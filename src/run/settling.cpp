@@ -45,12 +45,11 @@ bool in_contact(const WorldShapes& s, std::size_t i, std::size_t j, double toler
     const double gap = (s.centre[i] - s.centre[j]).norm() - (ri + rj);
     if (!(gap <= limit)) return false;
     if (j < s.spheres) return true; // two spheres
-    const auto hull = [&](std::size_t k) { return s.hull(k); };
     const Point3 towards = polyhedra::to_point3(s.centre[i] - s.centre[j]);
-    if (i >= s.spheres) return hull_gap_within(hull(j), hull(i), towards, limit, 0.0);
+    if (i >= s.spheres) return hull_gap_within(s.hull(j), s.hull(i), towards, limit, 0.0);
     // Sphere i against hull j: the hull's distance from the sphere's centre.
     const Point3 centre = polyhedra::to_point3(s.centre[i]);
-    return hull_gap_within(hull(j), polyhedra::WorldPolytopeSupport{&centre, 1}, towards, limit,
+    return hull_gap_within(s.hull(j), polyhedra::WorldPolytopeSupport{&centre, 1}, towards, limit,
                            ri);
 }
 
